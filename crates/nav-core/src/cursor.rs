@@ -1,0 +1,321 @@
+//! A bounds-checked reader over borrowed bytes.
+//!
+//! [`Cursor`] hands out zero-copy references into the input: one record (`read`), a slice of
+//! records whose count comes from the file (`slice`), raw bytes. Every read checks the length
+//! first, with checked arithmetic, so a count of 4,294,967,295 is refused before anything is
+//! allocated or sliced. Each read names its field, and an error carries the byte offset and that
+//! name. The field is any `Display` value, so `format_args!("areas[{i}]")` costs nothing unless an
+//! error is actually built.
+//!
+//! After an error the cursor is emptied: a caller that ignores the error cannot go on reading
+//! from a position that no longer means anything.
+#![deny(clippy::arithmetic_side_effects)]
+
+use core::fmt;
+
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// A position in borrowed input, for one format.
+#[derive(Clone)]
+pub struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+    format: &'static str,
+}
+
+impl fmt::Debug for Cursor<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cursor")
+            .field("format", &self.format)
+            .field("pos", &self.pos)
+            .field("len", &self.data.len())
+            .finish()
+    }
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `data`; errors name `format` (the crate name).
+    pub fn new(format: &'static str, data: &'a [u8]) -> Self {
+        Cursor {
+            data,
+            pos: 0,
+            format,
+        }
+    }
+
+    /// A cursor at `offset` of `data`, or an error if `offset` is past the end.
+    pub fn at(
+        format: &'static str,
+        data: &'a [u8],
+        offset: usize,
+        field: impl fmt::Display,
+    ) -> Result<Self> {
+        let mut c = Cursor::new(format, data);
+        c.seek(offset, field)?;
+        Ok(c)
+    }
+
+    /// The format name errors carry.
+    pub fn format(&self) -> &'static str {
+        self.format
+    }
+
+    /// The whole input.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The current byte offset from the start of the input.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left from the current offset to the end.
+    pub fn remaining(&self) -> usize {
+        self.data.len().saturating_sub(self.pos)
+    }
+
+    /// Whether no byte is left.
+    pub fn is_empty(&self) -> bool {
+        self.remaining() == 0
+    }
+
+    /// The bytes left, without moving.
+    pub fn rest(&self) -> &'a [u8] {
+        self.data.get(self.pos..).unwrap_or(&[])
+    }
+
+    /// An error at the current offset, for checks the caller makes itself. Empties the cursor.
+    #[cold]
+    pub fn invalid(&mut self, field: impl fmt::Display, message: impl fmt::Display) -> Error {
+        let offset = self.pos;
+        self.fail(
+            field,
+            ErrorKind::Invalid {
+                offset,
+                message: message.to_string(),
+            },
+        )
+    }
+
+    /// An error of any kind for `field`. Empties the cursor.
+    #[cold]
+    pub fn fail(&mut self, field: impl fmt::Display, kind: ErrorKind) -> Error {
+        self.pos = self.data.len();
+        Error::new(self.format, field, kind)
+    }
+
+    /// Moves to an absolute offset (which may be the end of the input).
+    pub fn seek(&mut self, offset: usize, field: impl fmt::Display) -> Result<()> {
+        if offset > self.data.len() {
+            let reason = format!("past the end of the {}-byte input", self.data.len());
+            let at = self.pos;
+            return Err(self.fail(
+                field,
+                ErrorKind::BadOffset {
+                    offset: at,
+                    target: offset as u64,
+                    reason,
+                },
+            ));
+        }
+        self.pos = offset;
+        Ok(())
+    }
+
+    /// The next `n` bytes.
+    #[inline]
+    pub fn bytes(&mut self, n: usize, field: impl fmt::Display) -> Result<&'a [u8]> {
+        let left = self.remaining();
+        if n > left {
+            let offset = self.pos;
+            return Err(self.fail(
+                field,
+                ErrorKind::Truncated {
+                    offset,
+                    needed: n,
+                    left,
+                },
+            ));
+        }
+        let start = self.pos;
+        // `n <= left` and `start + left == len`, so neither can overflow.
+        let end = start.saturating_add(n);
+        self.pos = end;
+        Ok(self.data.get(start..end).unwrap_or(&[]))
+    }
+
+    /// Skips `n` bytes.
+    pub fn skip(&mut self, n: usize, field: impl fmt::Display) -> Result<()> {
+        self.bytes(n, field).map(|_| ())
+    }
+
+    /// One fixed-size record, borrowed from the input.
+    #[inline]
+    pub fn read<T>(&mut self, field: impl fmt::Display) -> Result<&'a T>
+    where
+        T: FromBytes + KnownLayout + Immutable + Unaligned,
+    {
+        let offset = self.pos;
+        let bytes = self.bytes(core::mem::size_of::<T>(), &field)?;
+        match T::ref_from_bytes(bytes) {
+            Ok(r) => Ok(r),
+            Err(_) => Err(self.fail(
+                field,
+                ErrorKind::Invalid {
+                    offset,
+                    message: "record does not fit its type".into(),
+                },
+            )),
+        }
+    }
+
+    /// `count` records, borrowed from the input. The count is checked against the bytes left
+    /// before anything else happens.
+    #[inline]
+    pub fn slice<T>(
+        &mut self,
+        count: impl TryInto<u64> + Copy + fmt::Display,
+        field: impl fmt::Display,
+    ) -> Result<&'a [T]>
+    where
+        T: FromBytes + KnownLayout + Immutable + Unaligned,
+    {
+        let offset = self.pos;
+        let left = self.remaining();
+        let size = core::mem::size_of::<T>();
+        let count64 = count.try_into().unwrap_or(u64::MAX);
+        let needed = usize::try_from(count64)
+            .ok()
+            .and_then(|c| c.checked_mul(size));
+        let needed = match needed {
+            Some(n) if n <= left => n,
+            _ => {
+                return Err(self.fail(
+                    field,
+                    ErrorKind::CountTooLarge {
+                        count: count64,
+                        record_size: size,
+                        offset,
+                        left,
+                    },
+                ));
+            }
+        };
+        let bytes = self.bytes(needed, &field)?;
+        match <[T]>::ref_from_bytes(bytes) {
+            Ok(r) => Ok(r),
+            Err(_) => Err(self.fail(
+                field,
+                ErrorKind::Invalid {
+                    offset,
+                    message: "records do not fit their type".into(),
+                },
+            )),
+        }
+    }
+
+    /// A `u8`.
+    #[inline]
+    pub fn u8(&mut self, field: impl fmt::Display) -> Result<u8> {
+        Ok(self.bytes(1, field)?.first().copied().unwrap_or(0))
+    }
+
+    /// A little-endian `u16`.
+    #[inline]
+    pub fn u16(&mut self, field: impl fmt::Display) -> Result<u16> {
+        Ok(self.read::<crate::scalar::U16>(field)?.get())
+    }
+
+    /// A little-endian `u32`.
+    #[inline]
+    pub fn u32(&mut self, field: impl fmt::Display) -> Result<u32> {
+        Ok(self.read::<crate::scalar::U32>(field)?.get())
+    }
+
+    /// A little-endian `i32`.
+    #[inline]
+    pub fn i32(&mut self, field: impl fmt::Display) -> Result<i32> {
+        Ok(self.read::<crate::scalar::I32>(field)?.get())
+    }
+
+    /// A little-endian `u64`.
+    #[inline]
+    pub fn u64(&mut self, field: impl fmt::Display) -> Result<u64> {
+        Ok(self.read::<crate::scalar::U64>(field)?.get())
+    }
+
+    /// A little-endian `f32`, kept as its bits.
+    #[inline]
+    pub fn f32(&mut self, field: impl fmt::Display) -> Result<crate::RawF32> {
+        Ok(crate::RawF32(self.u32(field)?))
+    }
+
+    /// Checks that the input ends here.
+    pub fn expect_end(&mut self, field: impl fmt::Display) -> Result<()> {
+        let len = self.remaining();
+        if len == 0 {
+            Ok(())
+        } else {
+            let offset = self.pos;
+            Err(self.fail(field, ErrorKind::TrailingBytes { offset, len }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scalar::U32;
+
+    #[test]
+    fn absurd_count_is_refused_before_slicing() {
+        let data = [0u8; 8];
+        let mut c = Cursor::new("t", &data);
+        let e = c
+            .slice::<U32>(u32::MAX, format_args!("areas[{}] connections", 12))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t: areas[12] connections: count 4294967295 at offset 0x0 exceeds the 8 bytes left (4 bytes each)"
+        );
+        assert!(c.is_empty(), "a failed cursor is emptied");
+        let mut c = Cursor::new("t", &data);
+        let e = c.slice::<U32>(u64::MAX, "x").unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::CountTooLarge {
+                count: u64::MAX,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn reads_at_odd_offsets() {
+        let data = [0xaa, 1, 0, 0, 0, 2, 0, 0, 0];
+        let mut c = Cursor::new("t", &data);
+        assert_eq!(c.u8("pad").unwrap(), 0xaa);
+        let s = c.slice::<U32>(2usize, "pair").unwrap();
+        assert_eq!([s[0].get(), s[1].get()], [1, 2]);
+        c.expect_end("tail").unwrap();
+    }
+
+    #[test]
+    fn seek_and_trailing() {
+        let data = [1u8, 2, 3];
+        let mut c = Cursor::new("t", &data);
+        assert!(c.seek(4, "offset").is_err());
+        let mut c = Cursor::new("t", &data);
+        c.seek(3, "end").unwrap();
+        assert!(c.is_empty());
+        let mut c = Cursor::new("t", &data);
+        c.u8("a").unwrap();
+        assert_eq!(
+            c.expect_end("end").unwrap_err().to_string(),
+            "t: end: 2 unexpected bytes after the last record, at offset 0x1"
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! The [`Format`] trait that ties the format crates together, and what it returns.
+//!
+//! A format crate implements `Format` on a unit struct (`nav_quake::Quake`). The trait follows the
+//! one path data takes through navkit:
+//!
+//! ```text
+//! bytes ──parse──▶ View<'a> ──to_model──▶ Model ──write──▶ bytes
+//! ```
+//!
+//! The command-line tool keeps a list of them and picks one by [`Format::sniff`] or by name.
+
+use core::fmt;
+
+use crate::error::Result;
+
+/// One navmesh file format.
+pub trait Format {
+    /// The zero-copy view: borrowed records over the input bytes.
+    type View<'a>;
+    /// The owned, editable model. It holds everything a byte-exact write needs.
+    type Model: Clone + PartialEq + fmt::Debug;
+
+    /// The crate name, used by `--format` and in error messages (`nav-quake`).
+    fn name(&self) -> &'static str;
+
+    /// One line for people: which games and files this is.
+    fn description(&self) -> &'static str;
+
+    /// File name endings this format uses, without the dot (`nav`, `nav2`).
+    fn extensions(&self) -> &'static [&'static str];
+
+    /// Whether `bytes` look like this format (magic and version, nothing more). Formats that have
+    /// no signature answer `false` and are chosen by name.
+    fn sniff(&self, bytes: &[u8]) -> bool;
+
+    /// Delimits every record and checks what that needs; after this every getter of the view is
+    /// infallible.
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Self::View<'a>>;
+
+    /// Copies a view into the owned model.
+    fn to_model(&self, view: &Self::View<'_>) -> Self::Model;
+
+    /// Serialises a model. A model read from a file gives that file's bytes back; a model built
+    /// or edited gets its counts and offsets recomputed, and is refused where the format cannot
+    /// hold it.
+    fn write(&self, model: &Self::Model) -> Result<Vec<u8>>;
+
+    /// Serialises straight from a view. The default goes through the model.
+    fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {
+        self.write(&self.to_model(view))
+    }
+
+    /// Semantic checks that parsing does not make (dangling indices, broken invariants).
+    fn validate(&self, model: &Self::Model) -> Vec<Finding>;
+
+    /// Format, version and counts, for `navkit info`.
+    fn summary(&self, model: &Self::Model) -> Summary;
+
+    /// The whole structure as text for people, for `navkit dump` and snapshot tests.
+    fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
+        write!(out, "{model:#?}")
+    }
+
+    /// Round-trips the parts a container holds (each navmesh inside a plugin), for
+    /// `navkit roundtrip`. Each entry names the part and says whether it round-tripped. The
+    /// default has no parts.
+    fn part_roundtrips(
+        &self,
+        _model: &Self::Model,
+    ) -> Vec<(String, Result<(), crate::oracle::RoundtripError>)> {
+        Vec::new()
+    }
+
+    /// Parses and copies into the model in one step.
+    fn read(&self, bytes: &[u8]) -> Result<Self::Model> {
+        let view = self.parse(bytes)?;
+        Ok(self.to_model(&view))
+    }
+}
+
+/// What `navkit info` shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Summary {
+    /// The format's crate name.
+    pub format: &'static str,
+    /// The version as the file states it, in the format's own words (`NAV2 v15`, `16.1`).
+    pub version: String,
+    /// A game flavour or sub-format where the format has them.
+    pub variant: Option<String>,
+    /// Named counts, in file order (`nodes`, `links`).
+    pub counts: Vec<(String, u64)>,
+}
+
+impl Summary {
+    /// A summary with no counts yet.
+    pub fn new(format: &'static str, version: impl Into<String>) -> Self {
+        Summary {
+            format,
+            version: version.into(),
+            variant: None,
+            counts: Vec::new(),
+        }
+    }
+
+    /// Adds a named count.
+    pub fn count(mut self, name: impl Into<String>, value: impl TryInto<u64>) -> Self {
+        self.counts
+            .push((name.into(), value.try_into().unwrap_or(u64::MAX)));
+        self
+    }
+
+    /// Sets the variant.
+    pub fn variant(mut self, variant: impl Into<String>) -> Self {
+        self.variant = Some(variant.into());
+        self
+    }
+}
+
+/// How serious a validation finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Severity {
+    /// Worth knowing; game files do this too.
+    Info,
+    /// Unusual; the game may cope.
+    Warning,
+    /// Broken: the game would misbehave or crash (an index that names nothing).
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One result of [`Format::validate`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Finding {
+    /// How serious it is.
+    pub severity: Severity,
+    /// Where, as a path in the model (`nodes[12] links[3]`).
+    pub location: String,
+    /// What, in words.
+    pub message: String,
+}
+
+impl Finding {
+    /// An error finding.
+    pub fn error(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding {
+            severity: Severity::Error,
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A warning finding.
+    pub fn warning(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding {
+            severity: Severity::Warning,
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+
+    /// An informational finding.
+    pub fn info(location: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding {
+            severity: Severity::Info,
+            location: location.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.severity, self.location, self.message)
+    }
+}

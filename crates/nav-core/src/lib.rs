@@ -1,0 +1,47 @@
+//! Shared primitives for the navkit format crates.
+//!
+//! Every format crate (`nav-quake`, `nav-source`, `nav2-mgsv`, `nvnm-skyrim`, `jmxvnvm`) builds on
+//! the same few pieces, so that they read, fail and test alike:
+//!
+//! - [`scalar`]: little-endian, alignment-1 scalars re-exported from zerocopy, and [`RawF32`], a
+//!   float kept as its bit pattern so that `-0.0` and NaN payloads survive a round trip.
+//! - [`Cursor`]: a bounds-checked reader that hands out zero-copy records and slices and builds
+//!   errors that name the byte offset and the field.
+//! - [`Error`]: the one error type, with a [`ErrorKind`], a byte offset and a field path.
+//! - [`Format`]: the trait every format implements (name, sniff, parse, to_model, write, validate,
+//!   summary, dump), and [`Finding`]/[`Summary`] that it returns.
+//! - [`oracle`]: the round-trip checks used by the tests, the fuzz targets and `navkit roundtrip`.
+//! - [`testing`]: a little-endian byte builder for hand-made inputs, a hex-diff assertion and the
+//!   corpus walker.
+//!
+//! ```
+//! use nav_core::{Cursor, scalar::U32};
+//!
+//! let bytes = [0x4e, 0x41, 0x56, 0x32, 0x0f, 0x00, 0x00, 0x00];
+//! let mut cur = Cursor::new("example", &bytes);
+//! let magic = cur.bytes(4, "magic")?;
+//! let version: &U32 = cur.read("version")?;
+//! assert_eq!(magic, b"NAV2");
+//! assert_eq!(version.get(), 15);
+//! let err = cur.read::<U32>("node count").unwrap_err();
+//! assert_eq!(err.to_string(), "example: node count: 4 bytes needed at offset 0x8, only 0 left");
+//! # Ok::<(), nav_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod cursor;
+pub mod error;
+pub mod format;
+pub mod oracle;
+pub mod scalar;
+pub mod testing;
+pub mod write;
+
+pub use cursor::Cursor;
+pub use error::{Error, ErrorKind, Result};
+pub use format::{Finding, Format, Severity, Summary};
+pub use scalar::RawF32;
+pub use write::ByteWriter;
+
+/// zerocopy, re-exported so that format crates and their users derive against the same version.
+pub use zerocopy;

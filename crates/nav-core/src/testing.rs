@@ -1,0 +1,293 @@
+//! Test helpers: a byte builder for hand-made inputs, a hex diff, and the corpus walker.
+//!
+//! The corpus is third-party game data and is never part of the repository. Tests find it through
+//! `NAVKIT_CORPUS`, or `../shared/corpus` beside the checkout. Where it is absent, [`corpus_dir`]
+//! prints a note and returns `None`, so a test can skip loudly; with `NAVKIT_REQUIRE_CORPUS=1`
+//! (set by CI) a missing corpus is a failure instead.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::scalar::RawF32;
+
+/// Builds little-endian test inputs byte by byte.
+///
+/// ```
+/// use nav_core::testing::LeBuilder;
+/// let bytes = LeBuilder::new().magic(b"NAV2").u32(15).u16(0xffff).f32(-0.0).finish();
+/// assert_eq!(bytes, [b'N', b'A', b'V', b'2', 15, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 0x80]);
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct LeBuilder {
+    buf: Vec<u8>,
+}
+
+impl LeBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        LeBuilder::default()
+    }
+
+    /// Raw bytes (a signature).
+    pub fn magic(mut self, m: &[u8]) -> Self {
+        self.buf.extend_from_slice(m);
+        self
+    }
+
+    /// Raw bytes.
+    pub fn bytes(self, b: &[u8]) -> Self {
+        self.magic(b)
+    }
+
+    /// A `u8`.
+    pub fn u8(mut self, v: u8) -> Self {
+        self.buf.push(v);
+        self
+    }
+
+    /// A `u16`.
+    pub fn u16(self, v: u16) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// An `i16`.
+    pub fn i16(self, v: i16) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// A `u32`.
+    pub fn u32(self, v: u32) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// An `i32`.
+    pub fn i32(self, v: i32) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// A `u64`.
+    pub fn u64(self, v: u64) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// An `f32`.
+    pub fn f32(self, v: f32) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// An `f32` by its bits.
+    pub fn f32_bits(self, v: u32) -> Self {
+        self.magic(&v.to_le_bytes())
+    }
+
+    /// Three `f32`s.
+    pub fn vec3(self, x: f32, y: f32, z: f32) -> Self {
+        self.f32(x).f32(y).f32(z)
+    }
+
+    /// `n` copies of `byte`.
+    pub fn fill(mut self, byte: u8, n: usize) -> Self {
+        self.buf.resize(self.buf.len() + n, byte);
+        self
+    }
+
+    /// Bytes so far.
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Whether nothing was added.
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The bytes.
+    pub fn finish(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
+/// Three raw floats, for building models in tests.
+pub fn vec3(x: f32, y: f32, z: f32) -> [RawF32; 3] {
+    [RawF32::new(x), RawF32::new(y), RawF32::new(z)]
+}
+
+/// The first offset where `a` and `b` differ (the shorter length if one is a prefix of the
+/// other), or `None` when they are equal.
+pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    Some(
+        a.iter()
+            .zip(b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len())),
+    )
+}
+
+/// A readable hex diff of two byte strings around their first difference, or `None` when equal.
+pub fn hex_diff(expected: &[u8], actual: &[u8]) -> Option<String> {
+    let at = first_difference(expected, actual)?;
+    let start = at.saturating_sub(16) & !15;
+    let end = (at + 32).min(expected.len().max(actual.len()));
+    let mut out = format!(
+        "bytes differ at offset {at:#x} (expected {} bytes, got {})\n",
+        expected.len(),
+        actual.len()
+    );
+    for (label, data) in [("expected", expected), ("actual  ", actual)] {
+        let mut line = start;
+        while line < end {
+            let _ = write!(out, "{label} {line:08x}:");
+            for i in line..(line + 16).min(end) {
+                match data.get(i) {
+                    Some(b) if i == at => {
+                        let _ = write!(out, "[{b:02x}]");
+                    }
+                    Some(b) => {
+                        let _ = write!(out, " {b:02x} ");
+                    }
+                    None => out.push_str(" -- "),
+                }
+            }
+            out.push('\n');
+            line += 16;
+        }
+    }
+    Some(out)
+}
+
+/// Asserts that two byte strings are equal, printing a hex diff around the first difference.
+#[macro_export]
+macro_rules! assert_bytes_eq {
+    ($expected:expr, $actual:expr $(,)?) => {{
+        let (e, a): (&[u8], &[u8]) = (&$expected[..], &$actual[..]);
+        if let Some(diff) = $crate::testing::hex_diff(e, a) {
+            panic!("{}", diff);
+        }
+    }};
+    ($expected:expr, $actual:expr, $($msg:tt)+) => {{
+        let (e, a): (&[u8], &[u8]) = (&$expected[..], &$actual[..]);
+        if let Some(diff) = $crate::testing::hex_diff(e, a) {
+            panic!("{}\n{}", format_args!($($msg)+), diff);
+        }
+    }};
+}
+
+/// The corpus root: `NAVKIT_CORPUS`, else `../shared/corpus` from the working directory or from
+/// the workspace this crate was built in. `None` when none exists.
+pub fn corpus_root() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("NAVKIT_CORPUS") {
+        let dir = PathBuf::from(dir);
+        return dir.is_dir().then_some(dir);
+    }
+    let from_manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    [PathBuf::from("../shared/corpus"), from_manifest]
+        .into_iter()
+        .find(|p| p.is_dir())
+}
+
+/// The corpus folder of one format (`quake`), or `None` after printing why it is skipped.
+///
+/// # Panics
+/// When `NAVKIT_REQUIRE_CORPUS` is set and the folder is absent: CI must not skip.
+pub fn corpus_dir(format_dir: &str) -> Option<PathBuf> {
+    let dir = corpus_root()
+        .map(|r| r.join(format_dir))
+        .filter(|d| d.is_dir());
+    if dir.is_none() {
+        let msg = format!(
+            "corpus folder `{format_dir}` not found (set NAVKIT_CORPUS, or put shared/ beside the checkout)"
+        );
+        if std::env::var_os("NAVKIT_REQUIRE_CORPUS").is_some_and(|v| v != "0") {
+            panic!("{msg}, and NAVKIT_REQUIRE_CORPUS is set");
+        }
+        eprintln!("note: skipping: {msg}");
+    }
+    dir
+}
+
+/// Every data file below `dir`, sorted, recursively: not the `PROVENANCE.tsv`/`SUMMARY*.tsv`
+/// and `.md` notes, not folders whose names start with `_` or `.` (research tools).
+pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || name.starts_with('_') {
+            continue;
+        }
+        if path.is_dir() {
+            walk(&path, out);
+        } else if !(name.ends_with(".tsv") || name.ends_with(".md")) {
+            out.push(path);
+        }
+    }
+}
+
+/// Whether a corpus path lies in a `negative/` folder (files the format must refuse).
+pub fn is_negative(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == "negative")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_diff_points_at_the_byte() {
+        assert_eq!(hex_diff(b"abc", b"abc"), None);
+        let d = hex_diff(&[0, 1, 2, 3], &[0, 1, 9, 3]).unwrap();
+        assert!(
+            d.starts_with("bytes differ at offset 0x2 (expected 4 bytes, got 4)"),
+            "{d}"
+        );
+        assert!(d.contains("[02]") && d.contains("[09]"), "{d}");
+        assert_eq!(first_difference(b"ab", b"abc"), Some(2));
+    }
+
+    #[test]
+    #[should_panic(expected = "bytes differ at offset 0x1")]
+    fn assert_bytes_eq_panics_with_diff() {
+        assert_bytes_eq!([1u8, 2], [1u8, 3]);
+    }
+
+    #[test]
+    fn walker_skips_notes_and_tools() {
+        let root = std::env::temp_dir().join(format!("navkit-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("_tools")).unwrap();
+        std::fs::create_dir_all(root.join("negative")).unwrap();
+        for f in [
+            "a.nav",
+            "PROVENANCE.tsv",
+            "README.md",
+            "_tools/x.py",
+            "negative/b.nav",
+        ] {
+            std::fs::write(root.join(f), b"x").unwrap();
+        }
+        let files = corpus_files(&root);
+        let names: Vec<_> = files
+            .iter()
+            .map(|p| p.strip_prefix(&root).unwrap().to_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [PathBuf::from("a.nav"), PathBuf::from("negative/b.nav")]
+        );
+        assert!(is_negative(&files[1]) && !is_negative(&files[0]));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

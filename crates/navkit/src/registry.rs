@@ -1,0 +1,141 @@
+//! The formats the tool knows, behind one object-safe trait.
+//!
+//! Every format crate implements [`nav_core::Format`] with its own view and model types. The
+//! tool needs to treat them alike, so [`AnyFormat`] wraps each one: bytes in, bytes, text or JSON
+//! out. It is implemented once, for every `Format` whose model serialises.
+//!
+//! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
+
+use nav_core::oracle::{RoundtripError, roundtrip_bytes};
+use nav_core::{Error, Finding, Format, Summary};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// What a successful round trip checked.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RoundtripOk {
+    /// Parts inside a container that were round-tripped too (navmeshes in a plugin).
+    pub parts: usize,
+}
+
+/// A failed round trip: of the file, or of a named part inside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundtripFailure {
+    /// The part that failed, or `None` for the file itself.
+    pub part: Option<String>,
+    /// Why.
+    pub error: RoundtripError,
+}
+
+/// A format, as the command-line tool sees it.
+pub trait AnyFormat: Sync {
+    /// Crate name (`nav-quake`).
+    fn name(&self) -> &'static str;
+    /// One line about the format.
+    fn description(&self) -> &'static str;
+    /// File name endings.
+    fn extensions(&self) -> &'static [&'static str];
+    /// Whether the bytes carry this format's signature.
+    fn sniff(&self, bytes: &[u8]) -> bool;
+    /// Format, version and counts.
+    fn info(&self, bytes: &[u8]) -> Result<Summary, Error>;
+    /// The whole structure as text.
+    fn dump(&self, bytes: &[u8]) -> Result<String, Error>;
+    /// The owned model as JSON.
+    fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
+    /// A model from JSON, written out.
+    fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String>;
+    /// Parse into the model and write it again.
+    fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
+    /// The full round-trip oracle, on the file and on every part inside it.
+    fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure>;
+    /// Semantic findings.
+    fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error>;
+}
+
+impl<F> AnyFormat for F
+where
+    F: Format + Sync,
+    F::Model: Serialize + DeserializeOwned,
+{
+    fn name(&self) -> &'static str {
+        Format::name(self)
+    }
+
+    fn description(&self) -> &'static str {
+        Format::description(self)
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        Format::extensions(self)
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        Format::sniff(self, bytes)
+    }
+
+    fn info(&self, bytes: &[u8]) -> Result<Summary, Error> {
+        Ok(self.summary(&self.read(bytes)?))
+    }
+
+    fn dump(&self, bytes: &[u8]) -> Result<String, Error> {
+        let model = self.read(bytes)?;
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = Format::dump(self, &model, &mut out);
+        Ok(out)
+    }
+
+    fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
+        let model = self.read(bytes)?;
+        serde_json::to_value(&model).map_err(|e| {
+            Error::unrepresentable(Format::name(self), "json", format!("cannot serialise: {e}"))
+        })
+    }
+
+    fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String> {
+        let model: F::Model = serde_json::from_value(value).map_err(|e| format!("model: {e}"))?;
+        self.write(&model).map_err(|e| e.to_string())
+    }
+
+    fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
+        self.write(&self.read(bytes)?)
+    }
+
+    fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure> {
+        let model = roundtrip_bytes(self, bytes).map_err(|error| RoundtripFailure { part: None, error })?;
+        let parts = self.part_roundtrips(&model);
+        let count = parts.len();
+        for (name, result) in parts {
+            if let Err(error) = result {
+                return Err(RoundtripFailure { part: Some(name), error });
+            }
+        }
+        Ok(RoundtripOk { parts: count })
+    }
+
+    fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error> {
+        Ok(Format::validate(self, &self.read(bytes)?))
+    }
+}
+
+/// Every format, in the order sniffing tries them.
+pub static FORMATS: &[&dyn AnyFormat] = &[
+    &nav_quake::Quake,
+];
+
+/// The format with this crate name.
+pub fn by_name(name: &str) -> Option<&'static dyn AnyFormat> {
+    FORMATS.iter().copied().find(|f| f.name() == name)
+}
+
+/// The first format whose signature the bytes carry.
+pub fn sniff(bytes: &[u8]) -> Option<&'static dyn AnyFormat> {
+    FORMATS.iter().copied().find(|f| f.sniff(bytes))
+}
+
+/// The first format that claims this file name ending, for formats without a signature.
+pub fn by_extension(path: &std::path::Path) -> Option<&'static dyn AnyFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    FORMATS.iter().copied().find(|f| !f.sniff(&[]) && f.extensions().contains(&ext.as_str()))
+}
