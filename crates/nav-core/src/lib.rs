@@ -28,6 +28,8 @@
 //! # Ok::<(), nav_core::Error>(())
 //! ```
 #![forbid(unsafe_code)]
+// Library code never unwraps: every value read from input is checked.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod cursor;
 pub mod error;

@@ -1,0 +1,355 @@
+//! The zero-copy view: packed records borrowed straight from the file.
+//!
+//! The file is six arrays back to back with no offsets and no padding, so parsing is a walk that
+//! checks each stored count against the bytes left and borrows the records:
+//!
+//! ```text
+//! header (20 or 24 B) │ Node[n] 8 B │ origin[n] 12 B │ Link[l] 6 B │ Traversal[t] 36/48 B │ u32 e │ Edict[e]
+//! ```
+
+use nav_core::scalar::{F32, I32, U16, U32};
+use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+use nav_core::{ByteWriter, Cursor, ErrorKind, Result};
+
+use crate::FORMAT;
+use crate::layout::{Layout, Magic};
+
+/// The five header fields every version has (20 bytes); the heuristic follows where the layout
+/// has one.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawHeader {
+    /// `NAV2` or `NAV3`.
+    pub magic: [u8; 4],
+    /// Written as a signed int by the engine, read as unsigned.
+    pub version: U32,
+    /// Node count (and origin count).
+    pub num_nodes: U32,
+    /// Link count.
+    pub num_links: U32,
+    /// Traversal count.
+    pub num_traversals: U32,
+}
+
+/// Three floats, kept as their bytes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawVec3 {
+    /// X.
+    pub x: F32,
+    /// Y.
+    pub y: F32,
+    /// Z.
+    pub z: F32,
+}
+
+/// A node: 8 bytes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawNode {
+    /// Node flag bits ([`crate::NodeFlags`]).
+    pub flags: U16,
+    /// How many links, starting at `first_link`, leave this node.
+    pub num_links: U16,
+    /// Index of the node's first link.
+    pub first_link: U16,
+    /// Radius in world units.
+    pub radius: U16,
+}
+
+/// A link: 6 bytes. The second word is a `u16` type in NAV2 up to v17, and a type byte plus a
+/// flags byte in NAV2 v18 and NAV3; both bytes are kept apart and raw.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawLink {
+    /// Node the link leads to.
+    pub target: U16,
+    /// Link type ([`crate::LinkType`]).
+    pub link_type: u8,
+    /// Link flags (NAV3, NAV2 v18) or the high byte of the old `u16` type (0 up to v17).
+    pub flags: u8,
+    /// Traversal index, `0xFFFF` for none.
+    pub traversal: U16,
+}
+
+/// A traversal without a ladder plane: 36 bytes (NAV2, NAV3 before v4).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawTraversal {
+    /// Funnel point, (0,0,0) when unused.
+    pub funnel: RawVec3,
+    /// Start point.
+    pub start: RawVec3,
+    /// End point.
+    pub end: RawVec3,
+}
+
+/// A traversal with a ladder plane: 48 bytes (NAV3 v4 and later).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawLadderTraversal {
+    /// Funnel point, (0,0,0) when unused.
+    pub funnel: RawVec3,
+    /// Start point.
+    pub start: RawVec3,
+    /// End point.
+    pub end: RawVec3,
+    /// Ladder plane normal.
+    pub ladder_plane: RawVec3,
+}
+
+/// An edict of NAV2 v12: 26 bytes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawEdictV12 {
+    /// Index of the link the entity gates.
+    pub link: U16,
+    /// Bounding box minimum.
+    pub mins: RawVec3,
+    /// Bounding box maximum.
+    pub maxs: RawVec3,
+}
+
+/// An edict of NAV2 v13 and v14: 34 bytes, two engine string ids after the box.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawEdictV14 {
+    /// Index of the link the entity gates.
+    pub link: U16,
+    /// Bounding box minimum.
+    pub mins: RawVec3,
+    /// Bounding box maximum.
+    pub maxs: RawVec3,
+    /// Engine string id of the entity's targetname.
+    pub targetname: I32,
+    /// Engine string id of the entity's classname.
+    pub classname: I32,
+}
+
+/// An edict of NAV2 v15 and later: 30 bytes, an entity id after the box.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawEdictV15 {
+    /// Index of the link the entity gates.
+    pub link: U16,
+    /// Bounding box minimum.
+    pub mins: RawVec3,
+    /// Bounding box maximum.
+    pub maxs: RawVec3,
+    /// `-(entity index) - 1`.
+    pub entity: I32,
+}
+
+/// An edict of NAV3: 30 bytes, the model index between the link and the box.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawEdictNav3 {
+    /// Index of the link the entity gates.
+    pub link: U16,
+    /// Brush model index.
+    pub model: I32,
+    /// Bounding box minimum.
+    pub mins: RawVec3,
+    /// Bounding box maximum.
+    pub maxs: RawVec3,
+}
+
+/// The traversal array, in its version's record size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Traversals<'a> {
+    /// 36-byte records.
+    Plain(&'a [RawTraversal]),
+    /// 48-byte records with a ladder plane.
+    Ladder(&'a [RawLadderTraversal]),
+}
+
+impl Traversals<'_> {
+    /// Number of traversals.
+    pub fn len(&self) -> usize {
+        match self {
+            Traversals::Plain(s) => s.len(),
+            Traversals::Ladder(s) => s.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Traversals::Plain(s) => s.as_bytes(),
+            Traversals::Ladder(s) => s.as_bytes(),
+        }
+    }
+}
+
+/// The edict array, in its version's record layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edicts<'a> {
+    /// NAV2 v12.
+    V12(&'a [RawEdictV12]),
+    /// NAV2 v13, v14.
+    V14(&'a [RawEdictV14]),
+    /// NAV2 v15 and later.
+    V15(&'a [RawEdictV15]),
+    /// NAV3.
+    Nav3(&'a [RawEdictNav3]),
+}
+
+impl Edicts<'_> {
+    /// Number of edicts.
+    pub fn len(&self) -> usize {
+        match self {
+            Edicts::V12(s) => s.len(),
+            Edicts::V14(s) => s.len(),
+            Edicts::V15(s) => s.len(),
+            Edicts::Nav3(s) => s.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Edicts::V12(s) => s.as_bytes(),
+            Edicts::V14(s) => s.as_bytes(),
+            Edicts::V15(s) => s.as_bytes(),
+            Edicts::Nav3(s) => s.as_bytes(),
+        }
+    }
+}
+
+/// A parsed file: every array borrowed from the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NavView<'a> {
+    /// The five fixed header fields.
+    pub header: &'a RawHeader,
+    /// The layout the magic and version select.
+    pub layout: Layout,
+    /// The heuristic float, where the layout has one.
+    pub heuristic: Option<&'a F32>,
+    /// Nodes.
+    pub nodes: &'a [RawNode],
+    /// Node origins, one per node.
+    pub origins: &'a [RawVec3],
+    /// Links.
+    pub links: &'a [RawLink],
+    /// Traversals.
+    pub traversals: Traversals<'a>,
+    /// The stored edict count.
+    pub num_edicts: &'a U32,
+    /// Edicts.
+    pub edicts: Edicts<'a>,
+}
+
+impl<'a> NavView<'a> {
+    /// Parses a whole file. The file must end exactly after the last edict.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let mut cur = Cursor::new(FORMAT, bytes);
+        let header: &RawHeader = cur.read("header")?;
+        let magic = Magic::from_bytes(&header.magic).ok_or_else(|| {
+            nav_core::Error::new(
+                FORMAT,
+                "header",
+                ErrorKind::BadMagic {
+                    offset: 0,
+                    found: header.magic.to_vec(),
+                    expected: "NAV2 or NAV3",
+                },
+            )
+        })?;
+        let version = header.version.get();
+        let layout = Layout::new(magic, version).ok_or_else(|| {
+            nav_core::Error::new(
+                FORMAT,
+                "header",
+                ErrorKind::UnsupportedVersion {
+                    offset: 4,
+                    version: u64::from(version),
+                    supported: magic.supported().to_string(),
+                },
+            )
+        })?;
+        let heuristic = if layout.has_heuristic() {
+            Some(cur.read::<F32>("heuristic")?)
+        } else {
+            None
+        };
+        let n = header.num_nodes.get();
+        let nodes = cur.slice::<RawNode>(n, "nodes")?;
+        let origins = cur.slice::<RawVec3>(n, "node origins")?;
+        let links = cur.slice::<RawLink>(header.num_links.get(), "links")?;
+        let t = header.num_traversals.get();
+        let traversals = if layout.has_ladder_plane() {
+            Traversals::Ladder(cur.slice(t, "traversals")?)
+        } else {
+            Traversals::Plain(cur.slice(t, "traversals")?)
+        };
+        let num_edicts: &U32 = cur.read("edict count")?;
+        let e = num_edicts.get();
+        let edicts = match layout.edict_layout() {
+            crate::layout::EdictLayout::V12 => Edicts::V12(cur.slice(e, "edicts")?),
+            crate::layout::EdictLayout::V14 => Edicts::V14(cur.slice(e, "edicts")?),
+            crate::layout::EdictLayout::V15 => Edicts::V15(cur.slice(e, "edicts")?),
+            crate::layout::EdictLayout::Nav3 => Edicts::Nav3(cur.slice(e, "edicts")?),
+        };
+        cur.expect_end("end of file")?;
+        Ok(NavView {
+            header,
+            layout,
+            heuristic,
+            nodes,
+            origins,
+            links,
+            traversals,
+            num_edicts,
+            edicts,
+        })
+    }
+
+    /// Writes the view's records back, in file order: the input bytes, byte for byte.
+    pub fn write(&self) -> Vec<u8> {
+        let mut w = ByteWriter::with_capacity(self.layout.file_size(
+            self.nodes.len(),
+            self.links.len(),
+            self.traversals.len(),
+            self.edicts.len(),
+        ));
+        w.put(self.header);
+        if let Some(h) = self.heuristic {
+            w.put(h);
+        }
+        w.put(self.nodes)
+            .put(self.origins)
+            .put(self.links)
+            .bytes(self.traversals.as_bytes())
+            .put(self.num_edicts)
+            .bytes(self.edicts.as_bytes());
+        w.into_inner()
+    }
+}
