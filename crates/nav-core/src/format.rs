@@ -33,6 +33,13 @@ pub trait Format {
     /// no signature answer `false` and are chosen by name.
     fn sniff(&self, bytes: &[u8]) -> bool;
 
+    /// Whether files of this format start with a signature that [`Format::sniff`] checks. Tools
+    /// pick a format by file name ending only among those that have none (Skyrim's NVNM blobs),
+    /// so that a `.nav` of an unknown engine is not mistaken for a known one.
+    fn has_signature(&self) -> bool {
+        true
+    }
+
     /// Delimits every record and checks what that needs; after this every getter of the view is
     /// infallible.
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Self::View<'a>>;

@@ -28,6 +28,14 @@ fn names<T: Copy + Into<u32>>(value: T, table: &[(T, &str)]) -> String {
     parts.join("|")
 }
 
+/// NAV3 before v6: bits 0-3 were the red, blue, yellow and green team bits.
+const OLD_NAV3_TEAMS: [(u8, &str); 4] = [
+    (1, "TeamRed"),
+    (2, "TeamBlue"),
+    (4, "TeamYellow"),
+    (8, "TeamGreen"),
+];
+
 fn link_type(b: u8) -> String {
     match LinkType::from_byte(b) {
         LinkType::Other(v) => format!("type {v}"),
@@ -73,7 +81,13 @@ pub fn dump(file: &NavFile, out: &mut dyn Write) -> fmt::Result {
             )?;
             if flags_meaningful {
                 write!(out, " flags {:#04x}", l.flags)?;
-                let named = names(l.flags, &LinkFlags::NAMES);
+                let named = if file.magic == Magic::Nav3 && file.version < 6 {
+                    // Before NAV3 v6 the low four bits were four team bits; later they were
+                    // reassigned. Only the team reading is known for these versions.
+                    names(l.flags, &OLD_NAV3_TEAMS)
+                } else {
+                    names(l.flags, &LinkFlags::NAMES)
+                };
                 if !named.is_empty() {
                     write!(out, " {named}")?;
                 }

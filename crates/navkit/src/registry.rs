@@ -37,6 +37,8 @@ pub trait AnyFormat: Sync {
     fn extensions(&self) -> &'static [&'static str];
     /// Whether the bytes carry this format's signature.
     fn sniff(&self, bytes: &[u8]) -> bool;
+    /// Whether the format has a signature at all.
+    fn has_signature(&self) -> bool;
     /// Format, version and counts.
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error>;
     /// The whole structure as text.
@@ -74,6 +76,10 @@ where
         Format::sniff(self, bytes)
     }
 
+    fn has_signature(&self) -> bool {
+        Format::has_signature(self)
+    }
+
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error> {
         Ok(self.summary(&self.read(bytes)?))
     }
@@ -88,9 +94,13 @@ where
 
     fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
         let model = self.read(bytes)?;
-        serde_json::to_value(&model).map_err(|e| {
-            Error::unrepresentable(Format::name(self), "json", format!("cannot serialise: {e}"))
-        })
+        // Through text rather than `to_value`: the text serialiser writes an f32 in its shortest
+        // form (`0.8`), where `to_value` would widen it to `0.800000011920929`.
+        serde_json::to_string(&model)
+            .and_then(|text| serde_json::from_str(&text))
+            .map_err(|e| {
+                Error::unrepresentable(Format::name(self), "json", format!("cannot serialise: {e}"))
+            })
     }
 
     fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String> {
@@ -103,12 +113,16 @@ where
     }
 
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure> {
-        let model = roundtrip_bytes(self, bytes).map_err(|error| RoundtripFailure { part: None, error })?;
+        let model =
+            roundtrip_bytes(self, bytes).map_err(|error| RoundtripFailure { part: None, error })?;
         let parts = self.part_roundtrips(&model);
         let count = parts.len();
         for (name, result) in parts {
             if let Err(error) = result {
-                return Err(RoundtripFailure { part: Some(name), error });
+                return Err(RoundtripFailure {
+                    part: Some(name),
+                    error,
+                });
             }
         }
         Ok(RoundtripOk { parts: count })
@@ -120,9 +134,7 @@ where
 }
 
 /// Every format, in the order sniffing tries them.
-pub static FORMATS: &[&dyn AnyFormat] = &[
-    &nav_quake::Quake,
-];
+pub static FORMATS: &[&dyn AnyFormat] = &[&nav_quake::Quake];
 
 /// The format with this crate name.
 pub fn by_name(name: &str) -> Option<&'static dyn AnyFormat> {
@@ -134,8 +146,12 @@ pub fn sniff(bytes: &[u8]) -> Option<&'static dyn AnyFormat> {
     FORMATS.iter().copied().find(|f| f.sniff(bytes))
 }
 
-/// The first format that claims this file name ending, for formats without a signature.
+/// The format without a signature that claims this file name ending (Skyrim's NVNM blobs): the
+/// fallback for files whose signature no format recognises.
 pub fn by_extension(path: &std::path::Path) -> Option<&'static dyn AnyFormat> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    FORMATS.iter().copied().find(|f| !f.sniff(&[]) && f.extensions().contains(&ext.as_str()))
+    FORMATS
+        .iter()
+        .copied()
+        .find(|f| !f.has_signature() && f.extensions().contains(&ext.as_str()))
 }

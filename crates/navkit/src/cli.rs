@@ -1,0 +1,567 @@
+//! Command-line parsing and the commands.
+//!
+//! Every command reads whole files, finds the format ([`registry`]), and prints for people or as
+//! JSON. Failures carry their exit status: 2 for usage, 1 for bad input or a failed check.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use nav_core::{Severity, Summary};
+use serde_json::json;
+
+use crate::registry::{self, AnyFormat, FORMATS};
+use crate::walk;
+
+const AFTER_HELP: &str = "\
+Formats (for --format):
+  nav-quake     Quake NAV2 (v12-18) and Quake II NAV3 (v2-6) bot navigation .nav
+  nav-source    Valve Source engine .nav (magic 0xFEEDFACE, v1-16, per-game data)
+  nav2-mgsv     Fox Engine .nav2 (Metal Gear Solid V, Metal Gear Survive)
+  nvnm-skyrim   Skyrim NVNM navmesh geometry (.nvnm blobs); plugins are skyrim-plugin
+  jmxvnvm       Silkroad Online terrain navmesh JMXVNVM 1000 (.nvm)
+The format is found from the file's signature; `navkit formats` lists what this build reads.
+
+Exit status: 0 success, 1 bad input or a failed check, 2 usage.
+
+Examples:
+  navkit info maps/e1m1.nav
+  navkit roundtrip samples
+  navkit to-json dm4.nav -o dm4.json && navkit from-json dm4.json -o dm4.nav
+  navkit validate --json de_dust2.nav";
+
+/// Inspect, validate, convert and round-trip navigation meshes of five game engines.
+#[derive(Debug, Parser)]
+#[command(name = "navkit", version, about, after_help = AFTER_HELP)]
+struct Cli {
+    /// Read the input as this format instead of detecting it (see the list below).
+    #[arg(long, global = true, value_name = "NAME")]
+    format: Option<String>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Format, version, counts and size of a file.
+    Info {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The whole structure of a file: readable text, or the model as JSON with --json.
+    Dump {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Print the model as JSON (the same document `to-json` writes).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the complete model as JSON, to edit in a text editor or a script.
+    ToJson {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write the JSON (`-` for standard output).
+        #[arg(short, long, value_name = "OUT.json")]
+        output: PathBuf,
+    },
+    /// Write a navmesh file from JSON made by `to-json` (edited or not).
+    FromJson {
+        /// The JSON file.
+        input: PathBuf,
+        /// Where to write the navmesh.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Parse a file into the model and write it out again.
+    Rewrite {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write the result.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Check that files survive parse and write byte for byte (directories are searched).
+    ///
+    /// Every file prints `ok` or `FAIL` with the reason; the last line is `N passed, M failed`.
+    /// In directories, files no format recognises are skipped and counted; files named
+    /// directly must be navmeshes.
+    Roundtrip {
+        /// Files and directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Leave out files and folders with this name when searching directories (repeatable).
+        #[arg(long, value_name = "NAME")]
+        exclude: Vec<String>,
+        /// Print one JSON document instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Semantic checks (dangling indices, broken invariants); exit 1 if any is an error.
+    Validate {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the formats this build reads and writes.
+    Formats {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A failed command: what to print and how to exit.
+enum Failure {
+    /// Wrong use of the tool: exit 2.
+    Usage(String),
+    /// Bad input or a failed check: exit 1.
+    Input(String),
+    /// A check that printed its own report failed: exit 1, nothing more to say.
+    Reported,
+}
+
+type CmdResult = Result<(), Failure>;
+
+/// Writes one line to standard output. A closed pipe (`navkit dump x | head`) ends the program
+/// quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        out_raw(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+fn out_raw(text: &str) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("navkit: standard output: {e}");
+        }
+        std::process::exit(1);
+    }
+}
+
+/// Runs the tool.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("navkit: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(msg)) => {
+            eprintln!("navkit: {msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Reported) => ExitCode::from(1),
+    }
+}
+
+fn run(cli: Cli) -> CmdResult {
+    let forced = match cli.format.as_deref() {
+        None => None,
+        Some(name) => Some(registry::by_name(name).ok_or_else(|| {
+            let names: Vec<_> = FORMATS.iter().map(|f| f.name()).collect();
+            Failure::Usage(format!(
+                "unknown format `{name}`; this build reads: {}",
+                names.join(", ")
+            ))
+        })?),
+    };
+    match cli.command {
+        Command::Info { file, json } => info(forced, &file, json),
+        Command::Dump { file, json } => dump(forced, &file, json),
+        Command::ToJson { file, output } => to_json(forced, &file, &output),
+        Command::FromJson { input, output } => from_json(forced, &input, &output),
+        Command::Rewrite { file, output } => rewrite(forced, &file, &output),
+        Command::Roundtrip {
+            paths,
+            exclude,
+            json,
+        } => roundtrip(forced, &paths, &exclude, json),
+        Command::Validate { file, json } => validate(forced, &file, json),
+        Command::Formats { json } => formats(json),
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+fn write_out(path: &Path, bytes: &[u8]) -> CmdResult {
+    if path == Path::new("-") {
+        use std::io::Write;
+        return std::io::stdout()
+            .lock()
+            .write_all(bytes)
+            .map_err(|e| Failure::Input(format!("standard output: {e}")));
+    }
+    std::fs::write(path, bytes).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+/// The format of a file: forced, else by signature, else by file name ending.
+fn detect(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    bytes: &[u8],
+) -> Option<&'static dyn AnyFormat> {
+    forced
+        .or_else(|| registry::sniff(bytes))
+        .or_else(|| registry::by_extension(path))
+}
+
+fn detect_or_fail(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<&'static dyn AnyFormat, Failure> {
+    detect(forced, path, bytes).ok_or_else(|| {
+        let head: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        Failure::Input(format!(
+            "{}: not a format this build recognises (first bytes: {}); name one with --format",
+            path.display(),
+            if head.is_empty() {
+                "none, the file is empty".to_string()
+            } else {
+                head.join(" ")
+            }
+        ))
+    })
+}
+
+fn input_error(path: &Path, e: impl std::fmt::Display) -> Failure {
+    Failure::Input(format!("{}: {e}", path.display()))
+}
+
+fn info(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let summary = format.info(&bytes).map_err(|e| input_error(path, e))?;
+    if json {
+        print_json(&summary_json(path, bytes.len(), &summary));
+    } else {
+        let width = summary
+            .counts
+            .iter()
+            .map(|(k, _)| k.len())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        out!("{:<width$} {}", "file", path.display());
+        match &summary.variant {
+            Some(v) => out!("{:<width$} {} ({v})", "format", summary.format),
+            None => out!("{:<width$} {}", "format", summary.format),
+        }
+        out!("{:<width$} {}", "version", summary.version);
+        out!("{:<width$} {} bytes", "size", bytes.len());
+        for (name, count) in &summary.counts {
+            out!("{name:<width$} {count}");
+        }
+    }
+    Ok(())
+}
+
+fn summary_json(path: &Path, size: usize, s: &Summary) -> serde_json::Value {
+    let counts: serde_json::Map<String, serde_json::Value> = s
+        .counts
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    json!({
+        "file": path.display().to_string(),
+        "format": s.format,
+        "version": s.version,
+        "variant": s.variant,
+        "size": size,
+        "counts": counts,
+    })
+}
+
+fn print_json(value: &serde_json::Value) {
+    out!("{}", pretty_json(value));
+}
+
+/// Indented JSON that keeps short arrays of numbers and strings (a position, a flag list) on one
+/// line, so that a model stays readable in a text editor.
+pub fn pretty_json(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_json(value, 0, &mut out);
+    out
+}
+
+fn write_json(value: &serde_json::Value, indent: usize, out: &mut String) {
+    use serde_json::Value;
+    let pad = |n: usize| "  ".repeat(n);
+    match value {
+        Value::Array(items) if items.is_empty() => out.push_str("[]"),
+        Value::Object(map) if map.is_empty() => out.push_str("{}"),
+        Value::Array(items)
+            if items.len() <= 16 && items.iter().all(|v| !(v.is_array() || v.is_object())) =>
+        {
+            let parts: Vec<String> = items.iter().map(|v| v.to_string()).collect();
+            out.push('[');
+            out.push_str(&parts.join(", "));
+            out.push(']');
+        }
+        Value::Array(items) => {
+            out.push_str("[\n");
+            for (i, v) in items.iter().enumerate() {
+                out.push_str(&pad(indent + 1));
+                write_json(v, indent + 1, out);
+                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push_str("{\n");
+            for (i, (k, v)) in map.iter().enumerate() {
+                out.push_str(&pad(indent + 1));
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push_str(": ");
+                write_json(v, indent + 1, out);
+                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push('}');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+fn model_document(
+    format: &dyn AnyFormat,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<serde_json::Value, Failure> {
+    let model = format.to_json(bytes).map_err(|e| input_error(path, e))?;
+    Ok(json!({ "format": format.name(), "model": model }))
+}
+
+fn dump(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    if json {
+        print_json(&model_document(format, path, &bytes)?);
+    } else {
+        let text = format.dump(&bytes).map_err(|e| input_error(path, e))?;
+        out_raw(&text);
+    }
+    Ok(())
+}
+
+fn to_json(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let doc = model_document(format, path, &bytes)?;
+    let mut text = pretty_json(&doc);
+    text.push('\n');
+    write_out(out, text.as_bytes())
+}
+
+fn from_json(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+    let text = read(path)?;
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| input_error(path, format!("not JSON: {e}")))?;
+    let format = match forced {
+        Some(f) => f,
+        None => {
+            let name = doc.get("format").and_then(|v| v.as_str()).ok_or_else(|| {
+                input_error(path, "no \"format\" field; make the file with `navkit to-json`, or name the format with --format")
+            })?;
+            registry::by_name(name)
+                .ok_or_else(|| input_error(path, format!("unknown format `{name}`")))?
+        }
+    };
+    let model = doc
+        .get_mut("model")
+        .map(serde_json::Value::take)
+        .ok_or_else(|| input_error(path, "no \"model\" field"))?;
+    let bytes = format.from_json(model).map_err(|e| input_error(path, e))?;
+    write_out(out, &bytes)
+}
+
+fn rewrite(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let written = format.rewrite(&bytes).map_err(|e| input_error(path, e))?;
+    write_out(out, &written)
+}
+
+fn roundtrip(
+    forced: Option<&'static dyn AnyFormat>,
+    paths: &[PathBuf],
+    exclude: &[String],
+    json: bool,
+) -> CmdResult {
+    let files = walk::files(paths, exclude).map_err(Failure::Input)?;
+    let mut progress = walk::Progress::new(files.len());
+    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let mut results = Vec::new();
+    for (path, named) in &files {
+        progress.step(&path.display().to_string());
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                failed += 1;
+                progress.clear();
+                report(
+                    json,
+                    &mut results,
+                    path,
+                    None,
+                    Err(format!("cannot read: {e}")),
+                );
+                continue;
+            }
+        };
+        // In directories, only files with a known signature or ending are tried.
+        let Some(format) = detect(forced, path, &bytes) else {
+            if *named {
+                failed += 1;
+                progress.clear();
+                report(
+                    json,
+                    &mut results,
+                    path,
+                    None,
+                    Err("not a format this build recognises".into()),
+                );
+            } else {
+                skipped += 1;
+            }
+            continue;
+        };
+        let outcome = format.roundtrip(&bytes).map_err(|f| match f.part {
+            Some(part) => format!("{part}: {}", f.error),
+            None => f.error.to_string(),
+        });
+        match &outcome {
+            Ok(_) => passed += 1,
+            Err(_) => failed += 1,
+        }
+        progress.clear();
+        report(
+            json,
+            &mut results,
+            path,
+            Some(format.name()),
+            outcome.map(|ok| ok.parts),
+        );
+    }
+    progress.clear();
+    if json {
+        print_json(
+            &json!({ "passed": passed, "failed": failed, "skipped": skipped, "files": results }),
+        );
+    } else {
+        if skipped > 0 {
+            let s = if skipped == 1 { "" } else { "s" };
+            out!("{skipped} file{s} skipped: no format recognises them");
+        }
+        out!("{passed} passed, {failed} failed");
+    }
+    if failed > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
+
+fn report(
+    json: bool,
+    results: &mut Vec<serde_json::Value>,
+    path: &Path,
+    format: Option<&str>,
+    outcome: Result<usize, String>,
+) {
+    if json {
+        results.push(match &outcome {
+            Ok(parts) => json!({ "file": path.display().to_string(), "format": format, "ok": true, "parts": parts }),
+            Err(e) => json!({ "file": path.display().to_string(), "format": format, "ok": false, "error": e }),
+        });
+        return;
+    }
+    let fmt = format.map(|f| format!(" ({f})")).unwrap_or_default();
+    match outcome {
+        Ok(0) => out!("ok    {}{fmt}", path.display()),
+        Ok(parts) => out!("ok    {}{fmt}, {parts} parts inside", path.display()),
+        Err(e) => out!("FAIL  {}{fmt}: {e}", path.display()),
+    }
+}
+
+fn validate(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let findings = format.validate(&bytes).map_err(|e| input_error(path, e))?;
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let (errors, warnings, infos) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    if json {
+        print_json(&json!({
+            "file": path.display().to_string(),
+            "format": format.name(),
+            "errors": errors,
+            "warnings": warnings,
+            "infos": infos,
+            "findings": findings,
+        }));
+    } else {
+        for f in &findings {
+            out!("{f}");
+        }
+        out!(
+            "{}: {errors} errors, {warnings} warnings, {infos} notes",
+            path.display()
+        );
+    }
+    if errors > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
+
+fn formats(json: bool) -> CmdResult {
+    if json {
+        let list: Vec<_> = FORMATS
+            .iter()
+            .map(|f| json!({ "name": f.name(), "description": f.description(), "extensions": f.extensions() }))
+            .collect();
+        print_json(&json!(list));
+    } else {
+        for f in FORMATS {
+            let exts: Vec<String> = f.extensions().iter().map(|e| format!(".{e}")).collect();
+            out!("{:<14} {} [{}]", f.name(), f.description(), exts.join(" "));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn format_goes_before_or_after_the_file() {
+        let a = Cli::try_parse_from(["navkit", "--format", "nav-quake", "info", "x.nav"]).unwrap();
+        let b = Cli::try_parse_from(["navkit", "info", "x.nav", "--format", "nav-quake"]).unwrap();
+        assert_eq!(a.format.as_deref(), Some("nav-quake"));
+        assert_eq!(b.format.as_deref(), Some("nav-quake"));
+    }
+}

@@ -1,0 +1,236 @@
+//! The `navkit` binary end to end: output, exit status, and files it writes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn navkit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(args)
+        .current_dir(workspace())
+        .output()
+        .expect("the navkit binary runs")
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("navkit-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+const SAMPLE: &str = "samples/quake/room_nav2_v15.nav";
+
+#[test]
+fn roundtrip_over_the_samples_passes() {
+    let o = navkit(&["roundtrip", "samples"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    let last = out.lines().last().unwrap();
+    let (passed, failed) = last.split_once(" passed, ").unwrap();
+    assert!(passed.parse::<usize>().unwrap() >= 12, "{last}");
+    assert_eq!(failed, "0 failed");
+    assert!(out.lines().filter(|l| l.starts_with("ok    ")).count() >= 12);
+}
+
+#[test]
+fn roundtrip_reports_a_broken_file_and_exits_1() {
+    let bad = temp("truncated.nav");
+    let bytes = std::fs::read(workspace().join(SAMPLE)).unwrap();
+    std::fs::write(&bad, &bytes[..bytes.len() - 3]).unwrap();
+    let o = navkit(&["roundtrip", bad.to_str().unwrap(), SAMPLE]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("FAIL  ") && out.contains("edicts: count 1 at offset 0x"),
+        "{out}"
+    );
+    assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
+
+    let o = navkit(&["roundtrip", "--json", bad.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["files"][0]["ok"], false);
+}
+
+#[test]
+fn info_text_and_json() {
+    let o = navkit(&["info", SAMPLE]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+    let o = navkit(&["info", "--json", SAMPLE]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["format"], "nav-quake");
+    assert_eq!(v["version"], "NAV2 v15");
+    assert_eq!(v["counts"]["nodes"], 5);
+    assert_eq!(v["size"], 286);
+}
+
+#[test]
+fn dump_is_readable() {
+    let o = navkit(&["dump", "samples/quake/room_nav3_v4.nav"]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn to_json_and_back_gives_the_original_bytes() {
+    let json = temp("room.json");
+    let back = temp("room.nav");
+    let o = navkit(&["to-json", SAMPLE, "-o", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.contains("\"origin\": [128.0, 128.0, 88.0]"), "{text}");
+    let o = navkit(&[
+        "from-json",
+        json.to_str().unwrap(),
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(workspace().join(SAMPLE)).unwrap()
+    );
+
+    // An edit in the JSON shows up in the file.
+    let edited = text.replacen("\"radius\": 32", "\"radius\": 40", 1);
+    std::fs::write(&json, edited).unwrap();
+    assert!(
+        navkit(&[
+            "from-json",
+            json.to_str().unwrap(),
+            "-o",
+            back.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let o = navkit(&["dump", back.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("[0] origin (0.0, 0.0, 24.0) radius 40"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn rewrite_writes_the_same_bytes() {
+    let out = temp("rewritten.nav");
+    let o = navkit(&[
+        "rewrite",
+        "--format",
+        "nav-quake",
+        SAMPLE,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(workspace().join(SAMPLE)).unwrap()
+    );
+}
+
+#[test]
+fn validate_exits_1_on_errors() {
+    let json = temp("broken.json");
+    let broken = temp("broken.nav");
+    assert!(
+        navkit(&["to-json", SAMPLE, "-o", json.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let text =
+        std::fs::read_to_string(&json)
+            .unwrap()
+            .replacen("\"target\": 1", "\"target\": 77", 1);
+    std::fs::write(&json, text).unwrap();
+    assert!(
+        navkit(&[
+            "from-json",
+            json.to_str().unwrap(),
+            "-o",
+            broken.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let o = navkit(&["validate", broken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("error: links[0]: target node 77 is past the 5 nodes"),
+        "{}",
+        stdout(&o)
+    );
+    let o = navkit(&["validate", "--json", broken.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["errors"], 1);
+    assert_eq!(v["findings"][0]["location"], "links[0]");
+    let o = navkit(&["validate", SAMPLE]);
+    assert!(o.status.success());
+}
+
+#[test]
+fn usage_errors_exit_2_and_bad_input_exits_1() {
+    assert_eq!(navkit(&["info"]).status.code(), Some(2));
+    assert_eq!(navkit(&["frobnicate"]).status.code(), Some(2));
+    let o = navkit(&["--format", "nav-nothing", "info", SAMPLE]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown format `nav-nothing`"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = navkit(&["info", "Cargo.toml"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not a format this build recognises"),
+        "{}",
+        stderr(&o)
+    );
+
+    let bad = temp("absurd.nav");
+    let mut bytes = b"NAV2".to_vec();
+    for v in [15u32, u32::MAX, 0, 0, 0] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = navkit(&["info", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("nav-quake: nodes: count 4294967295 at offset 0x14 exceeds the 4 bytes left"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_explains_formats_and_exit_status() {
+    let o = navkit(&["--help"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for needle in [
+        "roundtrip",
+        "to-json",
+        "--format",
+        "Exit status: 0 success, 1 bad input",
+        "nav-source",
+    ] {
+        assert!(out.contains(needle), "--help lacks {needle}:\n{out}");
+    }
+    let o = navkit(&["formats"]);
+    assert!(stdout(&o).contains("nav-quake"));
+}

@@ -1,0 +1,97 @@
+//! Every corpus file of every format in this build survives `rewrite` and `to-json`/`from-json`
+//! byte for byte, through the same code the commands run; every negative sample is refused.
+
+use std::path::Path;
+
+use nav_core::testing::{corpus_files, corpus_root, is_negative};
+use navkit::registry::{self, AnyFormat};
+
+/// The corpus folder of each format, and the format that reads the files in it.
+const FOLDERS: &[(&str, &[&str])] = &[
+    ("quake", &["nav-quake"]),
+    ("source", &["nav-source"]),
+    ("mgsv", &["nav2-mgsv"]),
+    ("skyrim", &["skyrim-plugin", "nvnm-skyrim"]),
+    ("silkroad", &["jmxvnvm"]),
+];
+
+fn detect(path: &Path, bytes: &[u8]) -> Option<&'static dyn AnyFormat> {
+    registry::sniff(bytes).or_else(|| registry::by_extension(path))
+}
+
+#[test]
+fn every_corpus_file_rewrites_and_converts_through_json() {
+    let Some(root) = corpus_root() else {
+        if std::env::var_os("NAVKIT_REQUIRE_CORPUS").is_some_and(|v| v != "0") {
+            panic!("NAVKIT_REQUIRE_CORPUS is set but no corpus was found");
+        }
+        eprintln!("note: skipping: no corpus found (set NAVKIT_CORPUS)");
+        return;
+    };
+    let (mut passed, mut refused, mut failures) = (0usize, 0usize, Vec::new());
+    for (folder, formats) in FOLDERS {
+        let dir = root.join(folder);
+        if !dir.is_dir() {
+            eprintln!("note: corpus folder {folder} is absent");
+            continue;
+        }
+        if formats.iter().any(|f| registry::by_name(f).is_none()) {
+            eprintln!(
+                "note: {formats:?} not in this build; corpus folder {folder} not checked here"
+            );
+            continue;
+        }
+        let mut in_folder = 0;
+        for path in corpus_files(&dir) {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.strip_prefix(&root).unwrap().display().to_string();
+            let format = detect(&path, &bytes);
+            if is_negative(&path) {
+                match format.map(|f| f.rewrite(&bytes)) {
+                    Some(Ok(_)) => failures.push(format!("{name}: a negative sample was accepted")),
+                    _ => refused += 1,
+                }
+                continue;
+            }
+            let Some(format) = format else {
+                failures.push(format!("{name}: no format recognises it"));
+                continue;
+            };
+            assert!(
+                formats.contains(&format.name()),
+                "{name} detected as {}",
+                format.name()
+            );
+            match format.rewrite(&bytes) {
+                Ok(out) if out == bytes => {}
+                Ok(_) => {
+                    failures.push(format!("{name}: rewrite changed the bytes"));
+                    continue;
+                }
+                Err(e) => {
+                    failures.push(format!("{name}: rewrite: {e}"));
+                    continue;
+                }
+            }
+            let text = navkit::cli::pretty_json(&format.to_json(&bytes).unwrap());
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            match format.from_json(value) {
+                Ok(out) if out == bytes => {
+                    passed += 1;
+                    in_folder += 1;
+                }
+                Ok(_) => failures.push(format!("{name}: to-json/from-json changed the bytes")),
+                Err(e) => failures.push(format!("{name}: from-json: {e}")),
+            }
+        }
+        println!(
+            "navkit corpus {folder}: {in_folder} files rewrite and convert through JSON byte-exactly"
+        );
+    }
+    println!(
+        "navkit corpus: {passed} passed, {} failed, {refused} negative samples refused",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(passed > 0, "no corpus file was checked");
+}
