@@ -46,7 +46,7 @@ pub trait AnyFormat: Sync {
     /// The owned model as JSON.
     fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
     /// A model from JSON, written out.
-    fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String>;
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String>;
     /// Parse into the model and write it again.
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
     /// The full round-trip oracle, on the file and on every part inside it.
@@ -103,7 +103,7 @@ where
             })
     }
 
-    fn from_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String> {
+    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String> {
         let model: F::Model = serde_json::from_value(value).map_err(|e| format!("model: {e}"))?;
         self.write(&model).map_err(|e| e.to_string())
     }

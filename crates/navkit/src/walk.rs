@@ -29,7 +29,7 @@ fn walk(dir: &Path, exclude: &[String], out: &mut Vec<(PathBuf, bool)>) {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if name.starts_with('.') || exclude.iter().any(|x| *x == name) {
+        if name.starts_with('.') || exclude.contains(&name) {
             continue;
         }
         if path.is_dir() {
