@@ -1,1 +1,284 @@
-fn main() {}
+//! navkit's chores, as one entry point that CI and people share: `cargo xtask <task>`.
+//!
+//! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
+//!   without warnings, and the corpus round trip.
+//! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
+//!   `NAVKIT_CORPUS`), and a check that every file under a `negative/` folder is refused.
+//! - `fuzz-smoke [SECONDS]`: every fuzz target briefly, seeded from `samples/`, on stable
+//!   (through `RUSTC_BOOTSTRAP`) or nightly.
+//! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
+//!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
+//!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
+//!
+//! It has no dependencies: it only runs cargo and the built `navkit`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
+        Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
+            None => fuzz_smoke(20),
+            Some(Ok(s)) => fuzz_smoke(s),
+            Some(Err(_)) => Err(format!("fuzz-smoke takes a number of seconds, not {:?}", args[1])),
+        },
+        Some("release") => match args.get(1) {
+            Some(v) => release(v, args.iter().any(|a| a == "--dry-run")),
+            None => Err("release needs a VERSION, such as 0.2.0".into()),
+        },
+        _ => {
+            eprintln!("usage: cargo xtask <ci | corpus [DIR] | fuzz-smoke [SECONDS] | release VERSION [--dry-run]>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(cmd: &mut Command) -> Result {
+    eprintln!("xtask: running {cmd:?}");
+    let status = cmd.status().map_err(|e| format!("{cmd:?}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed with {status}")) }
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(root());
+    c
+}
+
+fn corpus_root() -> Option<PathBuf> {
+    match std::env::var_os("NAVKIT_CORPUS") {
+        Some(p) => Some(PathBuf::from(p)),
+        None => Some(root().join("../shared/corpus")),
+    }
+    .filter(|p| p.is_dir())
+}
+
+fn ci() -> Result {
+    run(cargo().args(["fmt", "--all", "--check"]))?;
+    run(cargo().args(["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"]))?;
+    let mut test = cargo();
+    test.args(["test", "--workspace", "--all-features"]).env("INSTA_UPDATE", "no");
+    if corpus_root().is_some() {
+        test.env("NAVKIT_REQUIRE_CORPUS", "1");
+    }
+    run(&mut test)?;
+    run(cargo().args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"))?;
+    corpus(None)
+}
+
+fn navkit_binary() -> Result<PathBuf> {
+    run(cargo().args(["build", "--release", "--quiet", "-p", "navkit"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    let bin = target.join("release").join("navkit");
+    if bin.is_file() { Ok(bin) } else { Err(format!("{} was not built", bin.display())) }
+}
+
+fn corpus(dir: Option<PathBuf>) -> Result {
+    let Some(dir) = dir.or_else(corpus_root) else {
+        eprintln!("xtask: note: no corpus found (set NAVKIT_CORPUS or put shared/ beside the checkout); nothing checked");
+        return Ok(());
+    };
+    let navkit = navkit_binary()?;
+    // Every file that is not a negative sample must round-trip.
+    run(Command::new(&navkit).arg("roundtrip").arg(&dir).args(["--exclude", "negative"]))?;
+    // Every negative sample must be refused with exit 1 and a message (never a panic).
+    let mut negatives = Vec::new();
+    collect_negatives(&dir, false, &mut negatives);
+    negatives.sort();
+    for file in &negatives {
+        let out = Command::new(&navkit).arg("info").arg(file).output().map_err(|e| e.to_string())?;
+        let msg = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(1) || msg.trim().is_empty() {
+            return Err(format!("negative sample {} was not refused cleanly: {:?} {msg}", file.display(), out.status));
+        }
+        println!("refused  {}: {}", file.display(), msg.trim());
+    }
+    println!("{} negative samples refused", negatives.len());
+    Ok(())
+}
+
+fn collect_negatives(dir: &Path, inside: bool, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let path = e.path();
+        let negative = inside || e.file_name() == "negative";
+        if path.is_dir() {
+            collect_negatives(&path, negative, out);
+        } else if inside {
+            out.push(path);
+        }
+    }
+}
+
+fn fuzz_targets() -> Result<Vec<String>> {
+    let toml = std::fs::read_to_string(root().join("fuzz/Cargo.toml")).map_err(|e| format!("fuzz/Cargo.toml: {e}"))?;
+    let mut names = Vec::new();
+    let mut in_bin = false;
+    for line in toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+        } else if in_bin && let Some(v) = line.strip_prefix("name") {
+            names.push(v.trim_start_matches([' ', '=']).trim().trim_matches('"').to_string());
+        }
+    }
+    Ok(names)
+}
+
+fn fuzz_smoke(seconds: u32) -> Result {
+    let targets = fuzz_targets()?;
+    let fuzz_dir = root().join("fuzz");
+    // Stable compilers accept the sanitizer-free build when told to behave as nightly.
+    let nightly = Command::new("rustc").arg("--version").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nightly"));
+    for t in &targets {
+        let seeds = fuzz_dir.join("corpus").join(t);
+        std::fs::create_dir_all(&seeds).map_err(|e| e.to_string())?;
+        copy_samples(&root().join("samples"), &seeds);
+        let mut cmd = cargo();
+        cmd.current_dir(&fuzz_dir).args(["fuzz", "run", "-s", "none", t]).arg(&seeds).args([
+            "--",
+            &format!("-max_total_time={seconds}"),
+            "-rss_limit_mb=2048",
+            "-max_len=1048576",
+        ]);
+        if !nightly {
+            cmd.env("RUSTC_BOOTSTRAP", "1");
+        }
+        run(&mut cmd).map_err(|e| format!("{e} (is cargo-fuzz installed? `cargo install cargo-fuzz`)"))?;
+    }
+    println!("fuzz smoke: {} targets ran {seconds} s each without a finding", targets.len());
+    Ok(())
+}
+
+fn copy_samples(dir: &Path, to: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            copy_samples(&path, to);
+        } else if let Some(name) = path.file_name() {
+            let _ = std::fs::copy(&path, to.join(name));
+        }
+    }
+}
+
+fn release(version: &str, dry_run: bool) -> Result {
+    let parts: Vec<&str> = version.split('.').collect();
+    if parts.len() != 3 || parts.iter().any(|p| p.parse::<u64>().is_err()) {
+        return Err(format!("{version} is not a version such as 1.2.3"));
+    }
+    let changelog_path = root().join("CHANGELOG.md");
+    let changelog = std::fs::read_to_string(&changelog_path).map_err(|e| e.to_string())?;
+    let unreleased = changelog.find("## [Unreleased]").ok_or("CHANGELOG.md has no `## [Unreleased]` section")?;
+    let body_start = unreleased + "## [Unreleased]".len();
+    let body_end = changelog[body_start..].find("\n## [").map_or(changelog.len(), |i| body_start + i);
+    if !changelog[body_start..body_end].lines().any(|l| l.trim_start().starts_with("- ")) {
+        return Err("no entries under `## [Unreleased]` in CHANGELOG.md: nothing to release".into());
+    }
+    let date = today();
+    let new_changelog = format!(
+        "{}## [Unreleased]\n\n## [{version}] - {date}{}",
+        &changelog[..unreleased],
+        &changelog[body_start..]
+    );
+    let manifest_path = root().join("Cargo.toml");
+    let manifest = std::fs::read_to_string(&manifest_path).map_err(|e| e.to_string())?;
+    let new_manifest = set_versions(&manifest, version)?;
+    if dry_run {
+        println!("dry run: would set the workspace version to {version} and date the changelog section {date}");
+    } else {
+        std::fs::write(&changelog_path, new_changelog).map_err(|e| e.to_string())?;
+        std::fs::write(&manifest_path, new_manifest).map_err(|e| e.to_string())?;
+    }
+    // Packaging checks of every publishable crate, in dependency order (cargo orders them).
+    run(cargo().args(["publish", "--workspace", "--dry-run", "--allow-dirty"]))?;
+    if Command::new("cargo-semver-checks").arg("--version").output().is_ok() {
+        run(cargo().args(["semver-checks", "--workspace"]))?;
+    } else {
+        println!("cargo-semver-checks is not installed; API compatibility not checked");
+    }
+    Ok(())
+}
+
+/// The root manifest with `[workspace.package] version` and every path dependency's version set.
+fn set_versions(manifest: &str, version: &str) -> Result<String> {
+    let mut out = String::with_capacity(manifest.len());
+    let mut section = String::new();
+    let mut set_package = false;
+    for line in manifest.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            section = trimmed.to_string();
+        }
+        if section == "[workspace.package]" && trimmed.starts_with("version") {
+            out.push_str(&format!("version = \"{version}\"\n"));
+            set_package = true;
+        } else if section == "[workspace.dependencies]" && line.contains("path = \"crates/") {
+            match line.find("version = \"") {
+                Some(i) => {
+                    let rest = &line[i + 11..];
+                    let end = rest.find('"').ok_or("malformed version in a workspace dependency")?;
+                    out.push_str(&format!("{}version = \"{version}\"{}\n", &line[..i], &rest[end + 1..]));
+                }
+                None => out.push_str(&format!("{line}\n")),
+            }
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    if set_package { Ok(out) } else { Err("no version in [workspace.package]".into()) }
+}
+
+/// Today's date (UTC) as YYYY-MM-DD, from the system clock.
+fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_set_in_package_and_path_dependencies() {
+        let m = "[workspace.package]\nversion = \"0.1.0\"\n\n[workspace.dependencies]\nnav-core = { path = \"crates/nav-core\", version = \"0.1.0\" }\nserde = \"1\"\n";
+        let out = set_versions(m, "0.2.0").unwrap();
+        assert!(out.contains("version = \"0.2.0\"\n\n"));
+        assert!(out.contains("nav-core = { path = \"crates/nav-core\", version = \"0.2.0\" }"));
+        assert!(out.contains("serde = \"1\""));
+    }
+
+    #[test]
+    fn today_is_a_date() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}
