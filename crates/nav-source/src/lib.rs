@@ -1,0 +1,142 @@
+//! Valve Source engine bot navigation meshes (`.nav`, magic `0xFEEDFACE`), versions 1 to 16.
+//!
+//! Reads and writes, byte for byte, the files of the Source SDK's `CNavMesh` (Garry's Mod,
+//! Half-Life 2: Deathmatch, SDK mods), Counter-Strike: Source and CS:GO, Team Fortress 2 and
+//! Left 4 Dead 1 and 2, and the older GoldSrc CS 1.6 / Condition Zero bot files (versions 3 to
+//! 5). Source 2 files share the magic but not the format (version 30 and up); they are refused.
+//!
+//! - [`parse`] builds a zero-copy [`SourceView`], detecting the game [`Flavour`];
+//!   [`parse_with`] reads as a flavour you choose.
+//! - [`SourceView::to_model`] copies into the owned [`SourceMesh`]; [`write()`] serialises it.
+//! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection).
+//!
+//! ```
+//! use nav_core::RawF32;
+//! use nav_source::{Area, AreaCustom, Flavour, SourceMesh};
+//!
+//! let mut mesh = SourceMesh::new(Flavour::TeamFortress2, 16, 2);
+//! mesh.areas.push(Area {
+//!     id: 1,
+//!     se_corner: [RawF32::new(64.0), RawF32::new(64.0), RawF32::ZERO],
+//!     custom: AreaCustom::TeamFortress2 { tf_attributes: 0x2 },
+//!     ..Area::default()
+//! });
+//! let bytes = nav_source::write(&mesh)?;
+//! let view = nav_source::parse(&bytes)?;
+//! assert_eq!(view.flavour(), Flavour::TeamFortress2);
+//! assert_eq!(view.area(0).map(|a| a.id), Some(1));
+//! assert_eq!(view.to_model(), mesh);
+//! # Ok::<(), nav_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use core::fmt;
+
+use nav_core::{Finding, Format, Result, Summary};
+
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impl;
+mod convert;
+pub mod dump;
+pub mod flavour;
+pub mod model;
+pub mod validate;
+pub mod view;
+pub mod write;
+
+pub use convert::area_to_model;
+pub use flavour::{Flavour, Layout};
+pub use model::{
+    ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
+    SourceMesh, TerrorMesh, VisibleArea,
+};
+pub use validate::validate;
+pub use view::{AreaView, SourceView, parse, parse_with};
+pub use write::{write, write_view};
+
+/// The crate name, as errors and the command-line tool show it.
+pub const FORMAT: &str = "nav-source";
+
+impl SourceView<'_> {
+    /// Copies the view into the owned model.
+    pub fn to_model(&self) -> SourceMesh {
+        convert::to_model(self)
+    }
+}
+
+/// The Source `.nav` format, with flavour auto-detection (see [`parse`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SourceNav;
+
+impl Format for SourceNav {
+    type View<'a> = SourceView<'a>;
+    type Model = SourceMesh;
+
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+
+    fn description(&self) -> &'static str {
+        "Valve Source engine .nav v1-16 (HL2DM, GMod, CS:S, CS:GO, TF2, L4D, L4D2; GoldSrc CS/CZ v3-5)"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["nav"]
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        match (bytes.get(0..4), bytes.get(4..8)) {
+            (Some(magic), Some(version)) => {
+                let version = u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
+                magic == flavour::MAGIC.to_le_bytes()
+                    && (1..=flavour::MAX_VERSION).contains(&version)
+            }
+            _ => false,
+        }
+    }
+
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {
+        parse(bytes)
+    }
+
+    fn to_model(&self, view: &SourceView<'_>) -> SourceMesh {
+        view.to_model()
+    }
+
+    fn write(&self, model: &SourceMesh) -> Result<Vec<u8>> {
+        let bytes = write(model)?;
+        write::check_detectable(model, &bytes)?;
+        Ok(bytes)
+    }
+
+    fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
+        write_view(view)
+    }
+
+    fn validate(&self, model: &SourceMesh) -> Vec<Finding> {
+        validate(model)
+    }
+
+    fn summary(&self, model: &SourceMesh) -> Summary {
+        let layout = model.layout();
+        let spots: usize = model.areas.iter().map(|a| a.hiding_spots.len()).sum();
+        let paths: usize = model.areas.iter().map(|a| a.encounter_paths.len()).sum();
+        let visible: usize = model.areas.iter().map(|a| a.visible_areas.len()).sum();
+        let mut s = Summary::new(FORMAT, layout.version_text())
+            .variant(model.flavour.name())
+            .count("places", model.places.len())
+            .count("areas", model.areas.len())
+            .count("ladders", model.ladders.len())
+            .count("hiding spots", spots)
+            .count("encounter paths", paths)
+            .count("visible areas", visible);
+        if !model.stale_tail.is_empty() {
+            s = s.count("stale tail bytes", model.stale_tail.len());
+        }
+        s
+    }
+
+    fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {
+        dump::dump(model, out)
+    }
+}

@@ -1,0 +1,346 @@
+//! The owned, editable model of a `.nav` file.
+//!
+//! Plain Rust types with floats kept as bits ([`RawF32`]). The model holds every byte a write
+//! needs: the version and sub-version as read, attribute flags at full width (the writer narrows
+//! them to the version's width), stored name bytes including their NUL, the `isAnalyzed` and
+//! "has unnamed areas" bytes, list orders with duplicates, and a stale tail.
+//!
+//! Counts are not stored: in this format each count sits right before its list, so it cannot
+//! disagree with the payload. A field that the model's version (or flavour) does not store must
+//! hold its default (zero, empty, `None`); the writer refuses anything else rather than dropping
+//! it silently.
+
+use nav_core::RawF32;
+
+use crate::flavour::{Flavour, Layout};
+
+/// A byte string as the file stores it (a place name with its NUL, a population name).
+///
+/// In JSON it is a string when the bytes are UTF-8 (a stored NUL shows as `\u0000`), and an
+/// array of byte values otherwise; both forms read back to the same bytes.
+#[derive(Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct NavString(pub Vec<u8>);
+
+impl NavString {
+    /// The bytes of `text`, plus a terminating NUL (how the engine stores place names).
+    pub fn with_nul(text: &str) -> Self {
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(0);
+        NavString(bytes)
+    }
+
+    /// The text up to the first NUL, lossily decoded.
+    pub fn text(&self) -> String {
+        let end = self.0.iter().position(|b| *b == 0).unwrap_or(self.0.len());
+        String::from_utf8_lossy(self.0.get(..end).unwrap_or(&[])).into_owned()
+    }
+}
+
+impl core::fmt::Debug for NavString {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:?}", String::from_utf8_lossy(&self.0))
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::NavString;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    impl Serialize for NavString {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match core::str::from_utf8(&self.0) {
+                Ok(text) => s.serialize_str(text),
+                Err(_) => self.0.serialize(s),
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        Bytes(Vec<u8>),
+    }
+
+    impl<'de> Deserialize<'de> for NavString {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(match Either::deserialize(d)? {
+                Either::Text(t) => NavString(t.into_bytes()),
+                Either::Bytes(b) => NavString(b),
+            })
+        }
+    }
+}
+
+/// A whole `.nav` file.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SourceMesh {
+    /// Which game's layout the file uses.
+    pub flavour: Flavour,
+    /// The file version, 1 to 16.
+    pub version: u32,
+    /// The sub-version (stored from v10; must be 0 below).
+    pub sub_version: u32,
+    /// Size of the `.bsp` when the mesh was saved (stored from v4; must be 0 below).
+    pub bsp_size: u32,
+    /// The `isAnalyzed` byte as stored (from v14; must be 0 below).
+    pub is_analyzed: u8,
+    /// The place directory (from v5): names as stored, usually NUL-terminated. Areas refer to
+    /// them 1-based; 0 means no place.
+    pub places: Vec<NavString>,
+    /// The "has unnamed areas" byte after the place directory (from v12; must be 0 below).
+    pub has_unnamed_areas: u8,
+    /// Left 4 Dead data before the areas and after the ladders (`Some` exactly in the Left 4
+    /// Dead flavours).
+    pub terror: Option<TerrorMesh>,
+    /// The areas, in file order.
+    pub areas: Vec<Area>,
+    /// The ladders (from v6; must be empty below).
+    pub ladders: Vec<Ladder>,
+    /// Bytes after the last record: stale data left by an earlier, longer save over the same
+    /// file. Kept for versions 1 to 5 only (GoldSrc files); must be empty from v6.
+    pub stale_tail: Vec<u8>,
+}
+
+impl SourceMesh {
+    /// An empty mesh of this flavour, version and sub-version.
+    pub fn new(flavour: Flavour, version: u32, sub_version: u32) -> Self {
+        SourceMesh {
+            flavour,
+            version,
+            sub_version,
+            bsp_size: 0,
+            is_analyzed: 0,
+            places: Vec::new(),
+            has_unnamed_areas: 0,
+            terror: flavour.is_terror().then(TerrorMesh::default),
+            areas: Vec::new(),
+            ladders: Vec::new(),
+            stale_tail: Vec::new(),
+        }
+    }
+
+    /// The field gates of this mesh.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            version: self.version,
+            sub_version: self.sub_version,
+            flavour: self.flavour,
+        }
+    }
+}
+
+/// Left 4 Dead mesh-level data (`TerrorNavMesh`).
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct TerrorMesh {
+    /// The zombie-population name, stored NUL-terminated before the areas (without its NUL
+    /// here; it may not contain a NUL).
+    pub population: NavString,
+    /// The fog place names, stored like the place directory (length with the NUL).
+    pub fog_places: Vec<NavString>,
+    /// The float after the ladders (read by community tools as the maximum view distance).
+    pub max_view_distance: RawF32,
+}
+
+/// One area (`CNavArea`).
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Area {
+    /// The area id.
+    pub id: u32,
+    /// Attribute flags (8 bits up to v8, 16 bits for v9 to v12, 32 bits from v13).
+    pub attribute_flags: u32,
+    /// The north-west corner.
+    pub nw_corner: [RawF32; 3],
+    /// The south-east corner.
+    pub se_corner: [RawF32; 3],
+    /// Height of the implicit north-east corner.
+    pub ne_z: RawF32,
+    /// Height of the implicit south-west corner.
+    pub sw_z: RawF32,
+    /// Connected area ids per direction: north, east, south, west.
+    pub connections: [Vec<u32>; 4],
+    /// Hiding spots (at most 255). In v1 files only the position is stored; id and flags must
+    /// be 0.
+    pub hiding_spots: Vec<HidingSpot>,
+    /// Approach areas of the base record (before v15; must be empty from v15).
+    pub approach_areas: Vec<ApproachArea>,
+    /// Encounter paths: [`EncounterPath::Positions`] before v3, [`EncounterPath::Spots`] from v3.
+    pub encounter_paths: Vec<EncounterPath>,
+    /// 1-based index into the place directory, 0 for none (from v5).
+    pub place: u16,
+    /// Ladder ids per direction: up, down (from v7).
+    pub ladders: [Vec<u32>; 2],
+    /// Earliest occupy time per team (from v8).
+    pub earliest_occupy_time: [RawF32; 2],
+    /// Light intensity at the corners NW, NE, SE, SW (from v11).
+    pub light_intensity: [RawF32; 4],
+    /// Potentially visible areas (from v16; Left 4 Dead files store them in their own block).
+    pub visible_areas: Vec<VisibleArea>,
+    /// Area id whose visibility this area inherits, 0 for none (from v16).
+    pub inherit_visibility_from: u32,
+    /// The flavour's per-area data.
+    pub custom: AreaCustom,
+}
+
+/// A hiding spot (`HidingSpot`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct HidingSpot {
+    /// The spot id (0 in v1 files, which do not store it).
+    pub id: u32,
+    /// The position.
+    pub position: [RawF32; 3],
+    /// Flags: in cover 1, good sniper spot 2, ideal sniper spot 4, exposed 8 (0 in v1 files).
+    pub flags: u8,
+}
+
+/// One approach-area entry: how bots reach this area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct ApproachArea {
+    /// The area approached from.
+    pub here_area_id: u32,
+    /// The area before it.
+    pub prev_area_id: u32,
+    /// How the previous area leads here (a traversal type).
+    pub prev_to_here_how: u8,
+    /// The area after it.
+    pub next_area_id: u32,
+    /// How this area leads to the next (a traversal type).
+    pub here_to_next_how: u8,
+}
+
+/// An encounter path through the area.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub enum EncounterPath {
+    /// The v1/v2 layout: areas, end positions, and spots as positions with a parameter.
+    Positions {
+        /// The area the path comes from.
+        from_area_id: u32,
+        /// The area the path goes to.
+        to_area_id: u32,
+        /// Where the path starts.
+        from_position: [RawF32; 3],
+        /// Where the path ends.
+        to_position: [RawF32; 3],
+        /// Spots along the path: x, y, z and the path parameter (at most 255).
+        spots: Vec<[RawF32; 4]>,
+    },
+    /// The layout from v3: areas, directions, and spots naming hiding spots by id.
+    Spots {
+        /// The area the path comes from.
+        from_area_id: u32,
+        /// The direction it comes from (N, E, S, W = 0..3).
+        from_direction: u8,
+        /// The area the path goes to.
+        to_area_id: u32,
+        /// The direction it leaves by.
+        to_direction: u8,
+        /// Spots along the path (at most 255).
+        spots: Vec<EncounterSpot>,
+    },
+}
+
+/// A spot along a v3+ encounter path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct EncounterSpot {
+    /// The hiding spot id.
+    pub hiding_spot_id: u32,
+    /// Where along the path, 0 to 255 for 0.0 to 1.0.
+    pub t: u8,
+}
+
+/// A potentially visible area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct VisibleArea {
+    /// The visible area's id.
+    pub area_id: u32,
+    /// Visibility attributes.
+    pub attributes: u8,
+}
+
+/// The flavour's per-area data.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub enum AreaCustom {
+    /// No per-area data (base flavour, or a sub-version below the flavour's own).
+    #[default]
+    None,
+    /// CS (sub-version 1 and up): the approach-area list.
+    CounterStrike {
+        /// Approach areas (at most 255).
+        approach_areas: Vec<ApproachArea>,
+    },
+    /// TF2 (sub-version 2 and up): the persistent TF attribute bits.
+    TeamFortress2 {
+        /// TF attribute flags.
+        tf_attributes: u32,
+    },
+    /// Left 4 Dead: spawn attributes and fog place (its visibility goes to the base fields).
+    Terror {
+        /// Spawn attribute flags.
+        spawn_attributes: u32,
+        /// Index of the fog place.
+        fog_place: u16,
+    },
+}
+
+/// A ladder (`CNavLadder`), from v6.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Ladder {
+    /// The ladder id.
+    pub id: u32,
+    /// Width.
+    pub width: RawF32,
+    /// Top position.
+    pub top: [RawF32; 3],
+    /// Bottom position.
+    pub bottom: [RawF32; 3],
+    /// Length.
+    pub length: RawF32,
+    /// Facing direction (N, E, S, W = 0..3).
+    pub direction: u32,
+    /// The `isDangling` byte, stored in v6 files only (must be 0 otherwise).
+    pub is_dangling: u8,
+    /// Area reached going forward at the top, 0 for none.
+    pub top_forward_area_id: u32,
+    /// Area reached to the left at the top.
+    pub top_left_area_id: u32,
+    /// Area reached to the right at the top.
+    pub top_right_area_id: u32,
+    /// Area reached going backward at the top.
+    pub top_behind_area_id: u32,
+    /// Area at the bottom.
+    pub bottom_area_id: u32,
+}
+
+impl Ladder {
+    /// The five area ids with their field names.
+    pub fn area_ids(&self) -> [(&'static str, u32); 5] {
+        [
+            ("top_forward_area_id", self.top_forward_area_id),
+            ("top_left_area_id", self.top_left_area_id),
+            ("top_right_area_id", self.top_right_area_id),
+            ("top_behind_area_id", self.top_behind_area_id),
+            ("bottom_area_id", self.bottom_area_id),
+        ]
+    }
+}

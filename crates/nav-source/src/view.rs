@@ -1,0 +1,888 @@
+//! The zero-copy view of a `.nav` file.
+//!
+//! A `.nav` file is one sequential stream: counts before lists, fields of 1, 2 and 4 bytes, no
+//! alignment and no offset table. [`parse`] walks it once, checks every count against the bytes
+//! left before slicing, and keeps one index: the byte offset where each area starts. Everything
+//! else is borrowed: the fixed-size records are zerocopy structs of little-endian types mapped
+//! straight onto the input, and [`SourceView::area`] re-reads an area from its offset into an
+//! [`AreaView`] of slices (cheap: no copy, no allocation).
+//!
+//! After a successful parse every getter is infallible: the area reader cannot fail on bytes the
+//! parse already walked with the same code.
+
+use nav_core::scalar::{F32, U16, U32};
+use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+use nav_core::{Cursor, Error, ErrorKind, Result};
+
+use crate::FORMAT;
+use crate::flavour::{
+    Flavour, Layout, MAGIC, MAX_VERSION, SOURCE2_MIN_VERSION, TERROR_MIN_SUB_VERSION,
+};
+
+/// The corners of an area: north-west and south-east corners, then the heights of the other two.
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct Extent {
+    /// The north-west corner.
+    pub nw_corner: [F32; 3],
+    /// The south-east corner.
+    pub se_corner: [F32; 3],
+    /// Height of the north-east corner.
+    pub ne_z: F32,
+    /// Height of the south-west corner.
+    pub sw_z: F32,
+}
+
+/// A hiding spot as stored from v2 (17 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct HidingSpotRecord {
+    /// The spot id.
+    pub id: U32,
+    /// The position.
+    pub position: [F32; 3],
+    /// The flags.
+    pub flags: u8,
+}
+
+/// An approach-area entry (14 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct ApproachRecord {
+    /// The area approached from.
+    pub here_area_id: U32,
+    /// The area before it.
+    pub prev_area_id: U32,
+    /// How the previous area leads here.
+    pub prev_to_here_how: u8,
+    /// The area after it.
+    pub next_area_id: U32,
+    /// How this area leads to the next.
+    pub here_to_next_how: u8,
+}
+
+/// The fixed head of a v3+ encounter path (11 bytes); its spots follow.
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct EncounterPathHead {
+    /// The area the path comes from.
+    pub from_area_id: U32,
+    /// The direction it comes from.
+    pub from_direction: u8,
+    /// The area the path goes to.
+    pub to_area_id: U32,
+    /// The direction it leaves by.
+    pub to_direction: u8,
+    /// How many spots follow.
+    pub spot_count: u8,
+}
+
+/// The fixed head of a v1/v2 encounter path (33 bytes); its spots (4 floats each) follow.
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct LegacyEncounterPathHead {
+    /// The area the path comes from.
+    pub from_area_id: U32,
+    /// The area the path goes to.
+    pub to_area_id: U32,
+    /// Where the path starts.
+    pub from_position: [F32; 3],
+    /// Where the path ends.
+    pub to_position: [F32; 3],
+    /// How many spots follow.
+    pub spot_count: u8,
+}
+
+/// A spot along a v3+ encounter path (5 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct EncounterSpotRecord {
+    /// The hiding spot id.
+    pub hiding_spot_id: U32,
+    /// Where along the path, 0 to 255.
+    pub t: u8,
+}
+
+/// A potentially visible area (5 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct VisibleAreaRecord {
+    /// The visible area's id.
+    pub area_id: U32,
+    /// Visibility attributes.
+    pub attributes: u8,
+}
+
+/// The part of a ladder before the v6-only byte (36 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct LadderHead {
+    /// The ladder id.
+    pub id: U32,
+    /// Width.
+    pub width: F32,
+    /// Top position.
+    pub top: [F32; 3],
+    /// Bottom position.
+    pub bottom: [F32; 3],
+    /// Length.
+    pub length: F32,
+    /// Facing direction.
+    pub direction: U32,
+}
+
+/// The area ids that end a ladder record (20 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct LadderAreas {
+    /// Area forward at the top.
+    pub top_forward_area_id: U32,
+    /// Area left at the top.
+    pub top_left_area_id: U32,
+    /// Area right at the top.
+    pub top_right_area_id: U32,
+    /// Area behind at the top.
+    pub top_behind_area_id: U32,
+    /// Area at the bottom.
+    pub bottom_area_id: U32,
+}
+
+/// A ladder as stored in every version but 6 (60 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct LadderRecord {
+    /// Id, size, ends and direction.
+    pub head: LadderHead,
+    /// Connected areas.
+    pub areas: LadderAreas,
+}
+
+/// A ladder as stored in v6 (61 bytes, with the `isDangling` byte).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct LadderRecordV6 {
+    /// Id, size, ends and direction.
+    pub head: LadderHead,
+    /// The `isDangling` byte.
+    pub is_dangling: u8,
+    /// Connected areas.
+    pub areas: LadderAreas,
+}
+
+/// The ladder block.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LadderRecords<'a> {
+    /// Versions 7 and up (and files without ladders).
+    Standard(&'a [LadderRecord]),
+    /// Version 6.
+    Version6(&'a [LadderRecordV6]),
+}
+
+impl LadderRecords<'_> {
+    /// Number of ladders.
+    pub fn len(&self) -> usize {
+        match self {
+            LadderRecords::Standard(l) => l.len(),
+            LadderRecords::Version6(l) => l.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A run of length-prefixed names (`u16` length, then that many bytes), already delimited.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NameList<'a> {
+    bytes: &'a [u8],
+    count: usize,
+}
+
+impl<'a> NameList<'a> {
+    fn read(cur: &mut Cursor<'a>, count: usize, what: &str) -> Result<Self> {
+        let start = cur.offset();
+        for i in 0..count {
+            let len = cur.u16(format_args!("{what}[{i}] length"))?;
+            cur.skip(usize::from(len), format_args!("{what}[{i}] name"))?;
+        }
+        let bytes = cur.data().get(start..cur.offset()).unwrap_or(&[]);
+        Ok(NameList { bytes, count })
+    }
+
+    /// Number of names.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The stored bytes of the whole list (lengths and names).
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The names as stored (with their NUL, if any).
+    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let mut rest = self.bytes;
+        core::iter::from_fn(move || {
+            let (len, tail) = rest.split_first_chunk::<2>()?;
+            let len = usize::from(u16::from_le_bytes(*len));
+            let name = tail.get(..len)?;
+            rest = tail.get(len..)?;
+            Some(name)
+        })
+        .take(self.count)
+    }
+}
+
+/// Left 4 Dead mesh-level data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TerrorView<'a> {
+    /// The population name, without its NUL.
+    pub population: &'a [u8],
+    /// The fog place names.
+    pub fog_places: NameList<'a>,
+    /// The float after the ladders.
+    pub max_view_distance: &'a F32,
+}
+
+/// Hiding spots: bare positions in v1, full records from v2.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HidingSpots<'a> {
+    /// v1: positions only.
+    Positions(&'a [[F32; 3]]),
+    /// v2 and up.
+    Records(&'a [HidingSpotRecord]),
+}
+
+impl HidingSpots<'_> {
+    /// Number of spots.
+    pub fn len(&self) -> usize {
+        match self {
+            HidingSpots::Positions(s) => s.len(),
+            HidingSpots::Records(s) => s.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// One encounter path, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum EncounterPathView<'a> {
+    /// v1/v2 layout.
+    Positions {
+        /// The fixed head.
+        head: &'a LegacyEncounterPathHead,
+        /// Spots: x, y, z and the path parameter.
+        spots: &'a [[F32; 4]],
+    },
+    /// v3+ layout.
+    Spots {
+        /// The fixed head.
+        head: &'a EncounterPathHead,
+        /// Spots naming hiding spots.
+        spots: &'a [EncounterSpotRecord],
+    },
+}
+
+/// The encounter paths of one area, already delimited.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EncounterPaths<'a> {
+    bytes: &'a [u8],
+    count: u32,
+    legacy: bool,
+}
+
+impl<'a> EncounterPaths<'a> {
+    /// Number of paths.
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The stored bytes of the paths (without the count).
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The paths in file order.
+    pub fn iter(&self) -> impl Iterator<Item = EncounterPathView<'a>> + 'a {
+        let mut cur = Cursor::new(FORMAT, self.bytes);
+        let legacy = self.legacy;
+        core::iter::from_fn(move || read_encounter_path(&mut cur, legacy, 0).ok())
+            .take(self.count as usize)
+    }
+}
+
+fn read_encounter_path<'a>(
+    cur: &mut Cursor<'a>,
+    legacy: bool,
+    j: u32,
+) -> Result<EncounterPathView<'a>> {
+    if legacy {
+        let head: &LegacyEncounterPathHead = cur.read(format_args!("encounter_paths[{j}]"))?;
+        let spots = cur.slice(head.spot_count, format_args!("encounter_paths[{j}] spots"))?;
+        Ok(EncounterPathView::Positions { head, spots })
+    } else {
+        let head: &EncounterPathHead = cur.read(format_args!("encounter_paths[{j}]"))?;
+        let spots = cur.slice(head.spot_count, format_args!("encounter_paths[{j}] spots"))?;
+        Ok(EncounterPathView::Spots { head, spots })
+    }
+}
+
+/// The flavour's per-area data, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AreaCustomView<'a> {
+    /// None.
+    None,
+    /// CS approach list.
+    CounterStrike {
+        /// Approach areas.
+        approach_areas: &'a [ApproachRecord],
+    },
+    /// TF2 attribute word.
+    TeamFortress2 {
+        /// TF attribute flags.
+        tf_attributes: &'a U32,
+    },
+    /// Left 4 Dead block (its visibility lives in [`AreaView::visible_areas`]).
+    Terror {
+        /// Spawn attribute flags.
+        spawn_attributes: &'a U32,
+        /// Fog place index.
+        fog_place: &'a U16,
+    },
+}
+
+/// One area, borrowed. Fields absent at the file's version are empty (or zero).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AreaView<'a> {
+    /// Byte offset of the area in the file.
+    pub offset: usize,
+    /// The area id.
+    pub id: u32,
+    /// Attribute flags, widened from the version's width.
+    pub attribute_flags: u32,
+    /// Corners.
+    pub extent: &'a Extent,
+    /// Connected area ids: north, east, south, west.
+    pub connections: [&'a [U32]; 4],
+    /// Hiding spots.
+    pub hiding_spots: HidingSpots<'a>,
+    /// Base approach areas (before v15).
+    pub approach_areas: &'a [ApproachRecord],
+    /// Encounter paths.
+    pub encounter_paths: EncounterPaths<'a>,
+    /// Place index (from v5).
+    pub place: u16,
+    /// Ladder ids: up, down (from v7).
+    pub ladders: [&'a [U32]; 2],
+    /// Earliest occupy times (two entries from v8, else empty).
+    pub earliest_occupy_time: &'a [F32],
+    /// Light intensity (four entries from v11, else empty).
+    pub light_intensity: &'a [F32],
+    /// Visible areas (from v16, or in the Left 4 Dead block).
+    pub visible_areas: &'a [VisibleAreaRecord],
+    /// Inherited visibility area id.
+    pub inherit_visibility_from: u32,
+    /// Flavour data.
+    pub custom: AreaCustomView<'a>,
+}
+
+fn id_list<'a>(cur: &mut Cursor<'a>, i: usize, what: &str, d: usize) -> Result<&'a [U32]> {
+    let n = cur.u32(format_args!("areas[{i}] {what}[{d}] count"))?;
+    cur.slice(n, format_args!("areas[{i}] {what}[{d}]"))
+}
+
+const NO_FLOATS: &[F32] = &[];
+
+/// Reads one area at the cursor. Used by the parse (which checks) and by the getters (which
+/// re-read bytes the parse already accepted).
+fn read_area<'a>(cur: &mut Cursor<'a>, layout: &Layout, i: usize) -> Result<AreaView<'a>> {
+    let offset = cur.offset();
+    let id = cur.u32(format_args!("areas[{i}] id"))?;
+    let attribute_flags = match layout.attribute_width() {
+        1 => u32::from(cur.u8(format_args!("areas[{i}] attribute_flags"))?),
+        2 => u32::from(cur.u16(format_args!("areas[{i}] attribute_flags"))?),
+        _ => cur.u32(format_args!("areas[{i}] attribute_flags"))?,
+    };
+    let extent: &Extent = cur.read(format_args!("areas[{i}] extent"))?;
+    let connections = [
+        id_list(cur, i, "connections", 0)?,
+        id_list(cur, i, "connections", 1)?,
+        id_list(cur, i, "connections", 2)?,
+        id_list(cur, i, "connections", 3)?,
+    ];
+    let n = cur.u8(format_args!("areas[{i}] hiding_spots count"))?;
+    let hiding_spots = if layout.legacy_hiding_spots() {
+        HidingSpots::Positions(cur.slice(n, format_args!("areas[{i}] hiding_spots"))?)
+    } else {
+        HidingSpots::Records(cur.slice(n, format_args!("areas[{i}] hiding_spots"))?)
+    };
+    let mut area = AreaView {
+        offset,
+        id,
+        attribute_flags,
+        extent,
+        connections,
+        hiding_spots,
+        approach_areas: &[],
+        encounter_paths: EncounterPaths {
+            bytes: &[],
+            count: 0,
+            legacy: layout.legacy_encounter_paths(),
+        },
+        place: 0,
+        ladders: [&[], &[]],
+        earliest_occupy_time: NO_FLOATS,
+        light_intensity: NO_FLOATS,
+        visible_areas: &[],
+        inherit_visibility_from: 0,
+        custom: AreaCustomView::None,
+    };
+    if layout.has_base_approach() {
+        let n = cur.u8(format_args!("areas[{i}] approach_areas count"))?;
+        area.approach_areas = cur.slice(n, format_args!("areas[{i}] approach_areas"))?;
+    }
+    let count = cur.u32(format_args!("areas[{i}] encounter_paths count"))?;
+    let min = if layout.legacy_encounter_paths() {
+        33
+    } else {
+        11
+    };
+    if u64::from(count).saturating_mul(min) > cur.remaining() as u64 {
+        let (at, left) = (cur.offset(), cur.remaining());
+        return Err(cur.fail(
+            format_args!("areas[{i}] encounter_paths"),
+            ErrorKind::CountTooLarge {
+                count: u64::from(count),
+                record_size: min as usize,
+                offset: at,
+                left,
+            },
+        ));
+    }
+    let start = cur.offset();
+    for j in 0..count {
+        read_encounter_path(cur, layout.legacy_encounter_paths(), j)
+            .map_err(|e| e.within(format_args!("areas[{i}]")))?;
+    }
+    area.encounter_paths.bytes = cur.data().get(start..cur.offset()).unwrap_or(&[]);
+    area.encounter_paths.count = count;
+    if layout.has_places() {
+        area.place = cur.u16(format_args!("areas[{i}] place"))?;
+    }
+    if layout.has_area_ladders() {
+        area.ladders = [
+            id_list(cur, i, "ladders", 0)?,
+            id_list(cur, i, "ladders", 1)?,
+        ];
+    }
+    if layout.has_occupy_times() {
+        area.earliest_occupy_time =
+            cur.slice(2u8, format_args!("areas[{i}] earliest_occupy_time"))?;
+    }
+    if layout.has_light_intensity() {
+        area.light_intensity = cur.slice(4u8, format_args!("areas[{i}] light_intensity"))?;
+    }
+    if layout.has_base_visibility() {
+        let n = cur.u32(format_args!("areas[{i}] visible_areas count"))?;
+        area.visible_areas = cur.slice(n, format_args!("areas[{i}] visible_areas"))?;
+        area.inherit_visibility_from =
+            cur.u32(format_args!("areas[{i}] inherit_visibility_from"))?;
+    }
+    if layout.has_cs_approach() {
+        let n = cur.u8(format_args!("areas[{i}] cs approach_areas count"))?;
+        let approach_areas = cur.slice(n, format_args!("areas[{i}] cs approach_areas"))?;
+        area.custom = AreaCustomView::CounterStrike { approach_areas };
+    } else if layout.has_tf_attributes() {
+        let tf_attributes = cur.read(format_args!("areas[{i}] tf_attributes"))?;
+        area.custom = AreaCustomView::TeamFortress2 { tf_attributes };
+    } else if layout.is_terror() {
+        let spawn_attributes = cur.read(format_args!("areas[{i}] spawn_attributes"))?;
+        let fog_place = cur.read(format_args!("areas[{i}] fog_place"))?;
+        let n = cur.u32(format_args!("areas[{i}] visible_areas count"))?;
+        area.visible_areas = cur.slice(n, format_args!("areas[{i}] visible_areas"))?;
+        area.inherit_visibility_from =
+            cur.u32(format_args!("areas[{i}] inherit_visibility_from"))?;
+        area.custom = AreaCustomView::Terror {
+            spawn_attributes,
+            fog_place,
+        };
+    }
+    Ok(area)
+}
+
+/// A parsed `.nav` file: borrowed records and one index of area offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceView<'a> {
+    data: &'a [u8],
+    layout: Layout,
+    bsp_size: u32,
+    is_analyzed: u8,
+    places: NameList<'a>,
+    has_unnamed_areas: u8,
+    terror: Option<TerrorView<'a>>,
+    area_offsets: Vec<usize>,
+    ladders: LadderRecords<'a>,
+    stale_tail: &'a [u8],
+}
+
+impl<'a> SourceView<'a> {
+    /// The input bytes.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+    /// Version, sub-version and flavour.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+    /// The flavour the file was read as.
+    pub fn flavour(&self) -> Flavour {
+        self.layout.flavour
+    }
+    /// The file version.
+    pub fn version(&self) -> u32 {
+        self.layout.version
+    }
+    /// The sub-version (0 below v10).
+    pub fn sub_version(&self) -> u32 {
+        self.layout.sub_version
+    }
+    /// The BSP size (0 below v4).
+    pub fn bsp_size(&self) -> u32 {
+        self.bsp_size
+    }
+    /// The `isAnalyzed` byte (0 below v14).
+    pub fn is_analyzed(&self) -> u8 {
+        self.is_analyzed
+    }
+    /// The place directory.
+    pub fn places(&self) -> NameList<'a> {
+        self.places
+    }
+    /// The "has unnamed areas" byte (0 below v12).
+    pub fn has_unnamed_areas(&self) -> u8 {
+        self.has_unnamed_areas
+    }
+    /// Left 4 Dead mesh data.
+    pub fn terror(&self) -> Option<TerrorView<'a>> {
+        self.terror
+    }
+    /// Number of areas.
+    pub fn area_count(&self) -> usize {
+        self.area_offsets.len()
+    }
+    /// Byte offset of every area.
+    pub fn area_offsets(&self) -> &[usize] {
+        &self.area_offsets
+    }
+    /// Area `i` (in file order), or `None` past the last one.
+    pub fn area(&self, i: usize) -> Option<AreaView<'a>> {
+        let offset = *self.area_offsets.get(i)?;
+        let mut cur = Cursor::new(FORMAT, self.data);
+        cur.seek(offset, "area").ok()?;
+        // The parse read these bytes with the same function, so this cannot fail.
+        read_area(&mut cur, &self.layout, i).ok()
+    }
+    /// Every area in file order.
+    pub fn areas(&self) -> impl Iterator<Item = AreaView<'a>> + '_ {
+        let mut cur = Cursor::new(FORMAT, self.data);
+        let first = self.area_offsets.first().copied().unwrap_or(0);
+        let ok = cur.seek(first, "areas").is_ok();
+        let layout = self.layout;
+        (0..if ok { self.area_offsets.len() } else { 0 })
+            .map_while(move |i| read_area(&mut cur, &layout, i).ok())
+    }
+    /// The ladders.
+    pub fn ladders(&self) -> LadderRecords<'a> {
+        self.ladders
+    }
+    /// Bytes after the last record (v1 to v5 only).
+    pub fn stale_tail(&self) -> &'a [u8] {
+        self.stale_tail
+    }
+}
+
+/// The flavour-independent start of a file.
+struct Header<'a> {
+    cur: Cursor<'a>,
+    version: u32,
+    sub_version: u32,
+    bsp_size: u32,
+    is_analyzed: u8,
+    places: NameList<'a>,
+    has_unnamed_areas: u8,
+}
+
+fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
+    let mut cur = Cursor::new(FORMAT, bytes);
+    let magic = cur.bytes(4, "magic")?;
+    if magic != MAGIC.to_le_bytes() {
+        let found = magic.to_vec();
+        return Err(cur.fail(
+            "magic",
+            ErrorKind::BadMagic {
+                offset: 0,
+                found,
+                expected: "0xFEEDFACE (bytes ce fa ed fe)",
+            },
+        ));
+    }
+    let version = cur.u32("version")?;
+    if !(1..=MAX_VERSION).contains(&version) {
+        let supported = if version >= SOURCE2_MIN_VERSION {
+            "this is a Source 2 nav file (version 30 and up, CS2 or Half-Life: Alyx), a different \
+             format under the same magic; nav-source reads Source 1 versions 1 to 16"
+        } else {
+            "nav-source reads Source 1 versions 1 to 16"
+        };
+        return Err(cur.fail(
+            "version",
+            ErrorKind::UnsupportedVersion {
+                offset: 4,
+                version: u64::from(version),
+                supported: supported.into(),
+            },
+        ));
+    }
+    let layout = Layout {
+        version,
+        sub_version: 0,
+        flavour: Flavour::Base,
+    };
+    let sub_version = if layout.has_sub_version() {
+        cur.u32("sub_version")?
+    } else {
+        0
+    };
+    let bsp_size = if layout.has_bsp_size() {
+        cur.u32("bsp_size")?
+    } else {
+        0
+    };
+    let is_analyzed = if layout.has_is_analyzed() {
+        cur.u8("is_analyzed")?
+    } else {
+        0
+    };
+    let mut places = NameList {
+        bytes: &[],
+        count: 0,
+    };
+    let mut has_unnamed_areas = 0;
+    if layout.has_places() {
+        let count = cur.u16("places count")?;
+        places = NameList::read(&mut cur, usize::from(count), "places")?;
+        if layout.has_unnamed_areas_byte() {
+            has_unnamed_areas = cur.u8("has_unnamed_areas")?;
+        }
+    }
+    Ok(Header {
+        cur,
+        version,
+        sub_version,
+        bsp_size,
+        is_analyzed,
+        places,
+        has_unnamed_areas,
+    })
+}
+
+/// Fewest bytes an area can take (v3+, all lists empty: id, flags, extent, four counts, hiding
+/// spot count, encounter count).
+const MIN_AREA_BYTES: usize = 4 + 1 + 32 + 16 + 1 + 4;
+
+fn parse_body<'a>(header: &Header<'a>, flavour: Flavour) -> Result<SourceView<'a>> {
+    let layout = Layout {
+        version: header.version,
+        sub_version: header.sub_version,
+        flavour,
+    };
+    let mut cur = header.cur.clone();
+    let mut terror = None;
+    if layout.is_terror() {
+        if layout.sub_version < TERROR_MIN_SUB_VERSION {
+            return Err(Error::new(
+                FORMAT,
+                "sub_version",
+                ErrorKind::Invalid {
+                    offset: 8,
+                    message: format!(
+                        "the {flavour} flavour needs sub-version {TERROR_MIN_SUB_VERSION} or more, this file has {}",
+                        layout.sub_version
+                    ),
+                },
+            ));
+        }
+        let rest = cur.rest();
+        let Some(len) = rest.iter().position(|b| *b == 0) else {
+            return Err(cur.invalid("population", "no NUL ends the population name"));
+        };
+        let population = rest.get(..len).unwrap_or(&[]);
+        cur.skip(len.saturating_add(1), "population")?;
+        let count = cur.u16("fog_places count")?;
+        let fog_places = NameList::read(&mut cur, usize::from(count), "fog_places")?;
+        terror = Some((population, fog_places));
+    }
+    let count = cur.u32("areas count")?;
+    let count_usize = count as usize;
+    if count_usize > cur.remaining() / MIN_AREA_BYTES {
+        let (at, left) = (cur.offset(), cur.remaining());
+        return Err(cur.fail(
+            "areas",
+            ErrorKind::CountTooLarge {
+                count: u64::from(count),
+                record_size: MIN_AREA_BYTES,
+                offset: at,
+                left,
+            },
+        ));
+    }
+    let mut area_offsets = Vec::with_capacity(count_usize);
+    for i in 0..count_usize {
+        area_offsets.push(cur.offset());
+        read_area(&mut cur, &layout, i)?;
+    }
+    let mut ladders = LadderRecords::Standard(&[]);
+    if layout.has_ladders() {
+        let n = cur.u32("ladders count")?;
+        ladders = if layout.has_dangling_byte() {
+            LadderRecords::Version6(cur.slice(n, "ladders")?)
+        } else {
+            LadderRecords::Standard(cur.slice(n, "ladders")?)
+        };
+    }
+    let terror = match terror {
+        Some((population, fog_places)) => Some(TerrorView {
+            population,
+            fog_places,
+            max_view_distance: cur.read("max_view_distance")?,
+        }),
+        None => None,
+    };
+    let stale_tail = if layout.allows_stale_tail() {
+        cur.rest()
+    } else {
+        cur.expect_end("end of file")?;
+        &[]
+    };
+    Ok(SourceView {
+        data: cur.data(),
+        layout,
+        bsp_size: header.bsp_size,
+        is_analyzed: header.is_analyzed,
+        places: header.places,
+        has_unnamed_areas: header.has_unnamed_areas,
+        terror,
+        area_offsets,
+        ladders,
+        stale_tail,
+    })
+}
+
+/// Parses a file as one flavour. From v6 the records must end exactly at the end of the input;
+/// in v1 to v5 files the bytes after them are kept as a stale tail.
+pub fn parse_with(bytes: &[u8], flavour: Flavour) -> Result<SourceView<'_>> {
+    let header = read_header(bytes)?;
+    parse_body(&header, flavour)
+}
+
+/// The flavours worth trying on a file: those whose layout differs at its sub-version, the
+/// sub-version's own guess first.
+fn candidates(version: u32, sub_version: u32) -> Vec<Flavour> {
+    let guess = Flavour::guess(version, sub_version);
+    let mut out = vec![guess];
+    if version >= 10 {
+        let terror = if sub_version == 13 {
+            Flavour::Left4Dead
+        } else {
+            Flavour::Left4Dead2
+        };
+        for (f, needed) in [
+            (Flavour::CounterStrike, 1),
+            (Flavour::TeamFortress2, 2),
+            (terror, TERROR_MIN_SUB_VERSION),
+        ] {
+            if sub_version >= needed && !out.contains(&f) {
+                out.push(f);
+            }
+        }
+        if !out.contains(&Flavour::Base) {
+            out.push(Flavour::Base);
+        }
+    }
+    out
+}
+
+/// Parses a file, choosing the flavour: the sub-version's usual game first (1 CS, 2 TF2, 13 L4D,
+/// 14 L4D2, else base), then every other flavour whose layout differs at that sub-version; the
+/// first that reads the file to its exact end wins. When none does, the error lists each flavour
+/// tried and where it stopped.
+pub fn parse(bytes: &[u8]) -> Result<SourceView<'_>> {
+    let header = read_header(bytes)?;
+    let tried = candidates(header.version, header.sub_version);
+    let mut stops = Vec::new();
+    for flavour in tried {
+        match parse_body(&header, flavour) {
+            Ok(view) => return Ok(view),
+            Err(e) => stops.push((flavour, e)),
+        }
+    }
+    if let [(_, only)] = stops.as_slice() {
+        return Err(only.clone());
+    }
+    let furthest = stops
+        .iter()
+        .filter_map(|(_, e)| e.offset())
+        .max()
+        .unwrap_or(0);
+    let message = stops
+        .iter()
+        .map(|(f, e)| format!("as {f}: {}: {}", e.context(), e.kind()))
+        .collect::<Vec<_>>()
+        .join("; ");
+    Err(Error::new(
+        FORMAT,
+        "flavour",
+        ErrorKind::Invalid {
+            offset: furthest,
+            message: format!("no flavour reads the file to its end ({message})"),
+        },
+    ))
+}

@@ -1,0 +1,567 @@
+//! Writers: from the owned model, and straight from the view.
+//!
+//! The format has no offsets, so writing is one pass in file order. The model writer first
+//! checks that the model fits its version and flavour (a field the version does not store must
+//! hold its default; a list behind a `u8` count holds at most 255 entries; attribute flags fit
+//! the version's width) and refuses what does not fit with an error naming the field, rather than
+//! dropping or wrapping anything.
+
+use nav_core::write::narrow;
+use nav_core::{ByteWriter, Error, RawF32, Result};
+
+use crate::FORMAT;
+use crate::flavour::{Flavour, Layout, MAX_VERSION, TERROR_MIN_SUB_VERSION};
+use crate::model::{AreaCustom, EncounterPath, NavString, SourceMesh};
+use crate::view::{AreaCustomView, EncounterPathView, HidingSpots, LadderRecords, SourceView};
+
+fn refuse(field: impl core::fmt::Display, message: impl core::fmt::Display) -> Error {
+    Error::unrepresentable(FORMAT, field, message)
+}
+
+fn absent(layout: &Layout, field: impl core::fmt::Display, is_default: bool) -> Result<()> {
+    if is_default {
+        Ok(())
+    } else {
+        Err(refuse(
+            field,
+            format_args!(
+                "version {} ({} flavour) does not store this field, so it must be empty or zero",
+                layout.version_text(),
+                layout.flavour
+            ),
+        ))
+    }
+}
+
+fn floats(w: &mut ByteWriter, values: &[RawF32]) {
+    for v in values {
+        w.f32(*v);
+    }
+}
+
+fn ids(w: &mut ByteWriter, field: impl core::fmt::Display, list: &[u32]) -> Result<()> {
+    w.u32(narrow(FORMAT, field, list.len())?);
+    for id in list {
+        w.u32(*id);
+    }
+    Ok(())
+}
+
+fn names(w: &mut ByteWriter, what: &str, list: &[NavString]) -> Result<()> {
+    w.u16(narrow(FORMAT, format_args!("{what} count"), list.len())?);
+    for (i, name) in list.iter().enumerate() {
+        w.u16(narrow(
+            FORMAT,
+            format_args!("{what}[{i}] length"),
+            name.0.len(),
+        )?);
+        w.bytes(&name.0);
+    }
+    Ok(())
+}
+
+/// Writes a model in its own flavour. A model read from a file gives that file's bytes back.
+pub fn write(mesh: &SourceMesh) -> Result<Vec<u8>> {
+    let layout = mesh.layout();
+    if !(1..=MAX_VERSION).contains(&mesh.version) {
+        return Err(refuse(
+            "version",
+            format_args!(
+                "version {} has no layout (1 to 16 are written)",
+                mesh.version
+            ),
+        ));
+    }
+    absent(
+        &layout,
+        "sub_version",
+        layout.has_sub_version() || mesh.sub_version == 0,
+    )?;
+    absent(
+        &layout,
+        "bsp_size",
+        layout.has_bsp_size() || mesh.bsp_size == 0,
+    )?;
+    absent(
+        &layout,
+        "is_analyzed",
+        layout.has_is_analyzed() || mesh.is_analyzed == 0,
+    )?;
+    absent(
+        &layout,
+        "places",
+        layout.has_places() || mesh.places.is_empty(),
+    )?;
+    absent(
+        &layout,
+        "has_unnamed_areas",
+        layout.has_unnamed_areas_byte() || mesh.has_unnamed_areas == 0,
+    )?;
+    absent(
+        &layout,
+        "ladders",
+        layout.has_ladders() || mesh.ladders.is_empty(),
+    )?;
+    absent(
+        &layout,
+        "stale_tail",
+        layout.allows_stale_tail() || mesh.stale_tail.is_empty(),
+    )?;
+    if layout.is_terror() != mesh.terror.is_some() {
+        return Err(refuse(
+            "terror",
+            format_args!(
+                "the Left 4 Dead data must be present exactly in the Left 4 Dead flavours (this is {})",
+                mesh.flavour
+            ),
+        ));
+    }
+    if layout.is_terror() && mesh.sub_version < TERROR_MIN_SUB_VERSION {
+        return Err(refuse(
+            "sub_version",
+            format_args!(
+                "the {} flavour is written from sub-version {TERROR_MIN_SUB_VERSION}",
+                mesh.flavour
+            ),
+        ));
+    }
+
+    let mut w = ByteWriter::with_capacity(estimate(mesh));
+    w.u32(crate::flavour::MAGIC).u32(mesh.version);
+    if layout.has_sub_version() {
+        w.u32(mesh.sub_version);
+    }
+    if layout.has_bsp_size() {
+        w.u32(mesh.bsp_size);
+    }
+    if layout.has_is_analyzed() {
+        w.u8(mesh.is_analyzed);
+    }
+    if layout.has_places() {
+        names(&mut w, "places", &mesh.places)?;
+        if layout.has_unnamed_areas_byte() {
+            w.u8(mesh.has_unnamed_areas);
+        }
+    }
+    if let Some(terror) = &mesh.terror {
+        if terror.population.0.contains(&0) {
+            return Err(refuse(
+                "terror population",
+                "the population name is stored NUL-terminated, so it cannot contain a NUL",
+            ));
+        }
+        w.bytes(&terror.population.0).u8(0);
+        names(&mut w, "terror fog_places", &terror.fog_places)?;
+    }
+    w.u32(narrow(FORMAT, "areas count", mesh.areas.len())?);
+    for (i, area) in mesh.areas.iter().enumerate() {
+        write_area(&mut w, &layout, area, i)?;
+    }
+    if layout.has_ladders() {
+        w.u32(narrow(FORMAT, "ladders count", mesh.ladders.len())?);
+        for (i, l) in mesh.ladders.iter().enumerate() {
+            w.u32(l.id).f32(l.width);
+            floats(&mut w, &l.top);
+            floats(&mut w, &l.bottom);
+            w.f32(l.length).u32(l.direction);
+            if layout.has_dangling_byte() {
+                w.u8(l.is_dangling);
+            } else {
+                absent(
+                    &layout,
+                    format_args!("ladders[{i}] is_dangling"),
+                    l.is_dangling == 0,
+                )?;
+            }
+            for (_, id) in l.area_ids() {
+                w.u32(id);
+            }
+        }
+    }
+    if let Some(terror) = &mesh.terror {
+        w.f32(terror.max_view_distance);
+    }
+    w.bytes(&mesh.stale_tail);
+    Ok(w.into_inner())
+}
+
+fn estimate(mesh: &SourceMesh) -> usize {
+    let per_area: usize = mesh
+        .areas
+        .iter()
+        .map(|a| {
+            120usize
+                .saturating_add(a.connections.iter().map(Vec::len).sum::<usize>() * 4)
+                .saturating_add(a.hiding_spots.len() * 17)
+                .saturating_add(a.visible_areas.len() * 5)
+                .saturating_add(a.encounter_paths.len() * 16)
+        })
+        .fold(0usize, usize::saturating_add);
+    per_area
+        .saturating_add(mesh.ladders.len() * 61)
+        .saturating_add(mesh.stale_tail.len())
+        .saturating_add(64)
+}
+
+fn write_area(
+    w: &mut ByteWriter,
+    layout: &Layout,
+    area: &crate::model::Area,
+    i: usize,
+) -> Result<()> {
+    let start = w.len();
+    w.u32(area.id);
+    let field = format_args!("areas[{i}] attribute_flags");
+    match layout.attribute_width() {
+        1 => {
+            w.u8(narrow(FORMAT, field, area.attribute_flags)?);
+        }
+        2 => {
+            w.u16(narrow(FORMAT, field, area.attribute_flags)?);
+        }
+        _ => {
+            w.u32(area.attribute_flags);
+        }
+    }
+    floats(w, &area.nw_corner);
+    floats(w, &area.se_corner);
+    w.f32(area.ne_z).f32(area.sw_z);
+    for (d, list) in area.connections.iter().enumerate() {
+        ids(w, format_args!("areas[{i}] connections[{d}] count"), list)?;
+    }
+    w.u8(narrow(
+        FORMAT,
+        format_args!("areas[{i}] hiding_spots count"),
+        area.hiding_spots.len(),
+    )?);
+    for (j, spot) in area.hiding_spots.iter().enumerate() {
+        if layout.legacy_hiding_spots() {
+            absent(
+                layout,
+                format_args!("areas[{i}] hiding_spots[{j}] id and flags"),
+                spot.id == 0 && spot.flags == 0,
+            )?;
+            floats(w, &spot.position);
+        } else {
+            w.u32(spot.id);
+            floats(w, &spot.position);
+            w.u8(spot.flags);
+        }
+    }
+    if layout.has_base_approach() {
+        approach(
+            w,
+            format_args!("areas[{i}] approach_areas"),
+            &area.approach_areas,
+        )?;
+    } else {
+        absent(
+            layout,
+            format_args!("areas[{i}] approach_areas"),
+            area.approach_areas.is_empty(),
+        )?;
+    }
+    w.u32(narrow(
+        FORMAT,
+        format_args!("areas[{i}] encounter_paths count"),
+        area.encounter_paths.len(),
+    )?);
+    for (j, path) in area.encounter_paths.iter().enumerate() {
+        match (path, layout.legacy_encounter_paths()) {
+            (
+                EncounterPath::Positions {
+                    from_area_id,
+                    to_area_id,
+                    from_position,
+                    to_position,
+                    spots,
+                },
+                true,
+            ) => {
+                w.u32(*from_area_id).u32(*to_area_id);
+                floats(w, from_position);
+                floats(w, to_position);
+                w.u8(narrow(
+                    FORMAT,
+                    format_args!("areas[{i}] encounter_paths[{j}] spots count"),
+                    spots.len(),
+                )?);
+                for s in spots {
+                    floats(w, s);
+                }
+            }
+            (
+                EncounterPath::Spots {
+                    from_area_id,
+                    from_direction,
+                    to_area_id,
+                    to_direction,
+                    spots,
+                },
+                false,
+            ) => {
+                w.u32(*from_area_id)
+                    .u8(*from_direction)
+                    .u32(*to_area_id)
+                    .u8(*to_direction);
+                w.u8(narrow(
+                    FORMAT,
+                    format_args!("areas[{i}] encounter_paths[{j}] spots count"),
+                    spots.len(),
+                )?);
+                for s in spots {
+                    w.u32(s.hiding_spot_id).u8(s.t);
+                }
+            }
+            (_, legacy) => {
+                return Err(refuse(
+                    format_args!("areas[{i}] encounter_paths[{j}]"),
+                    format_args!(
+                        "version {} stores encounter paths as {}",
+                        layout.version_text(),
+                        if legacy {
+                            "positions (v1, v2)"
+                        } else {
+                            "hiding-spot ids (v3 and up)"
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    if layout.has_places() {
+        w.u16(area.place);
+    } else {
+        absent(layout, format_args!("areas[{i}] place"), area.place == 0)?;
+    }
+    if layout.has_area_ladders() {
+        for (d, list) in area.ladders.iter().enumerate() {
+            ids(w, format_args!("areas[{i}] ladders[{d}] count"), list)?;
+        }
+    } else {
+        absent(
+            layout,
+            format_args!("areas[{i}] ladders"),
+            area.ladders.iter().all(Vec::is_empty),
+        )?;
+    }
+    if layout.has_occupy_times() {
+        floats(w, &area.earliest_occupy_time);
+    } else {
+        absent(
+            layout,
+            format_args!("areas[{i}] earliest_occupy_time"),
+            area.earliest_occupy_time == [RawF32::ZERO; 2],
+        )?;
+    }
+    if layout.has_light_intensity() {
+        floats(w, &area.light_intensity);
+    } else {
+        absent(
+            layout,
+            format_args!("areas[{i}] light_intensity"),
+            area.light_intensity == [RawF32::ZERO; 4],
+        )?;
+    }
+    let has_visibility = layout.has_base_visibility() || layout.is_terror();
+    if !has_visibility {
+        absent(
+            layout,
+            format_args!("areas[{i}] visible_areas and inherit_visibility_from"),
+            area.visible_areas.is_empty() && area.inherit_visibility_from == 0,
+        )?;
+    }
+    if layout.has_base_visibility() {
+        visibility(w, area, i)?;
+    }
+    match (&area.custom, layout) {
+        (AreaCustom::None, l)
+            if !l.has_cs_approach() && !l.has_tf_attributes() && !l.is_terror() => {}
+        (AreaCustom::CounterStrike { approach_areas }, l) if l.has_cs_approach() => {
+            approach(
+                w,
+                format_args!("areas[{i}] cs approach_areas"),
+                approach_areas,
+            )?;
+        }
+        (AreaCustom::TeamFortress2 { tf_attributes }, l) if l.has_tf_attributes() => {
+            w.u32(*tf_attributes);
+        }
+        (
+            AreaCustom::Terror {
+                spawn_attributes,
+                fog_place,
+            },
+            l,
+        ) if l.is_terror() => {
+            w.u32(*spawn_attributes).u16(*fog_place);
+            visibility(w, area, i)?;
+        }
+        _ => {
+            return Err(refuse(
+                format_args!("areas[{i}] custom"),
+                format_args!(
+                    "the per-area data does not match the {} flavour at version {}",
+                    layout.flavour,
+                    layout.version_text()
+                ),
+            ));
+        }
+    }
+    debug_assert!(w.len() > start);
+    Ok(())
+}
+
+fn approach(
+    w: &mut ByteWriter,
+    field: core::fmt::Arguments<'_>,
+    list: &[crate::model::ApproachArea],
+) -> Result<()> {
+    w.u8(narrow(FORMAT, format_args!("{field} count"), list.len())?);
+    for a in list {
+        w.u32(a.here_area_id)
+            .u32(a.prev_area_id)
+            .u8(a.prev_to_here_how)
+            .u32(a.next_area_id)
+            .u8(a.here_to_next_how);
+    }
+    Ok(())
+}
+
+fn visibility(w: &mut ByteWriter, area: &crate::model::Area, i: usize) -> Result<()> {
+    w.u32(narrow(
+        FORMAT,
+        format_args!("areas[{i}] visible_areas count"),
+        area.visible_areas.len(),
+    )?);
+    for v in &area.visible_areas {
+        w.u32(v.area_id).u8(v.attributes);
+    }
+    w.u32(area.inherit_visibility_from);
+    Ok(())
+}
+
+/// Writes straight from a view: every record's borrowed bytes in file order.
+pub fn write_view(view: &SourceView<'_>) -> Result<Vec<u8>> {
+    let layout = view.layout();
+    let mut w = ByteWriter::with_capacity(view.data().len());
+    w.u32(crate::flavour::MAGIC).u32(layout.version);
+    if layout.has_sub_version() {
+        w.u32(layout.sub_version);
+    }
+    if layout.has_bsp_size() {
+        w.u32(view.bsp_size());
+    }
+    if layout.has_is_analyzed() {
+        w.u8(view.is_analyzed());
+    }
+    if layout.has_places() {
+        w.u16(narrow(FORMAT, "places count", view.places().len())?);
+        w.bytes(view.places().as_bytes());
+        if layout.has_unnamed_areas_byte() {
+            w.u8(view.has_unnamed_areas());
+        }
+    }
+    if let Some(t) = view.terror() {
+        w.bytes(t.population).u8(0);
+        w.u16(narrow(FORMAT, "fog_places count", t.fog_places.len())?);
+        w.bytes(t.fog_places.as_bytes());
+    }
+    w.u32(narrow(FORMAT, "areas count", view.area_count())?);
+    for a in view.areas() {
+        w.u32(a.id);
+        match layout.attribute_width() {
+            1 => w.u8(a.attribute_flags as u8),
+            2 => w.u16(a.attribute_flags as u16),
+            _ => w.u32(a.attribute_flags),
+        };
+        w.put(a.extent);
+        for list in a.connections {
+            w.u32(list.len() as u32).put(list);
+        }
+        w.u8(a.hiding_spots.len() as u8);
+        match a.hiding_spots {
+            HidingSpots::Positions(s) => w.put(s),
+            HidingSpots::Records(s) => w.put(s),
+        };
+        if layout.has_base_approach() {
+            w.u8(a.approach_areas.len() as u8).put(a.approach_areas);
+        }
+        w.u32(a.encounter_paths.len() as u32);
+        for p in a.encounter_paths.iter() {
+            match p {
+                EncounterPathView::Positions { head, spots } => w.put(head).put(spots),
+                EncounterPathView::Spots { head, spots } => w.put(head).put(spots),
+            };
+        }
+        if layout.has_places() {
+            w.u16(a.place);
+        }
+        if layout.has_area_ladders() {
+            for list in a.ladders {
+                w.u32(list.len() as u32).put(list);
+            }
+        }
+        w.put(a.earliest_occupy_time).put(a.light_intensity);
+        if layout.has_base_visibility() {
+            w.u32(a.visible_areas.len() as u32)
+                .put(a.visible_areas)
+                .u32(a.inherit_visibility_from);
+        }
+        match a.custom {
+            AreaCustomView::None => {}
+            AreaCustomView::CounterStrike { approach_areas } => {
+                w.u8(approach_areas.len() as u8).put(approach_areas);
+            }
+            AreaCustomView::TeamFortress2 { tf_attributes } => {
+                w.put(tf_attributes);
+            }
+            AreaCustomView::Terror {
+                spawn_attributes,
+                fog_place,
+            } => {
+                w.put(spawn_attributes)
+                    .put(fog_place)
+                    .u32(a.visible_areas.len() as u32)
+                    .put(a.visible_areas)
+                    .u32(a.inherit_visibility_from);
+            }
+        }
+    }
+    if layout.has_ladders() {
+        w.u32(view.ladders().len() as u32);
+        match view.ladders() {
+            LadderRecords::Standard(l) => w.put(l),
+            LadderRecords::Version6(l) => w.put(l),
+        };
+    }
+    if let Some(t) = view.terror() {
+        w.put(t.max_view_distance);
+    }
+    w.bytes(view.stale_tail());
+    Ok(w.into_inner())
+}
+
+/// Checks that a written file reads back in the model's flavour under auto-detection. Only
+/// needed when the flavour is not the sub-version's usual one.
+pub(crate) fn check_detectable(mesh: &SourceMesh, bytes: &[u8]) -> Result<()> {
+    if mesh.flavour == Flavour::guess(mesh.version, mesh.sub_version) {
+        return Ok(());
+    }
+    let found = crate::view::parse(bytes).map(|v| v.flavour());
+    match found {
+        Ok(f) if f == mesh.flavour => Ok(()),
+        Ok(f) => Err(refuse(
+            "flavour",
+            format_args!(
+                "the written file would be read back as {f}, not {} (at sub-version {} the two are \
+                 indistinguishable here); write it with nav_source::write and read it with parse_with",
+                mesh.flavour, mesh.sub_version
+            ),
+        )),
+        Err(e) => Err(refuse(
+            "flavour",
+            format_args!("the written file does not read back under auto-detection: {e}"),
+        )),
+    }
+}
