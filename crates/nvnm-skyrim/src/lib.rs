@@ -1,0 +1,44 @@
+//! Skyrim navmesh geometry (`NVNM`) and the plugin container that holds it.
+//!
+//! Two formats live here:
+//!
+//! - [`Nvnm`] (`nvnm-skyrim`): the payload of a `NAVM` record's `NVNM` subrecord, version 12
+//!   (Skyrim LE and SE) and version 15 (Fallout 4). See [`nvnm`].
+//! - [`Plugin`] (`skyrim-plugin`): `.esp`/`.esm`/`.esl` files, walked without copying; `NAVM`
+//!   records are inflated and their subrecords handed out, and a navmesh can be replaced with
+//!   [`PluginFile::replace_nvnm`]. See [`plugin`].
+//!
+//! Both follow navkit's path: `parse` gives a zero-copy view, `to_model` an owned model, and
+//! `write` gives the same bytes back for an unchanged model.
+//!
+//! ```
+//! use nav_core::Format;
+//! use nav_core::testing::vec3;
+//! use nvnm_skyrim::nvnm::{NavmeshGeometry, Nvnm, Triangle};
+//!
+//! // One triangle in an interior cell, with a 1×1 grid over it.
+//! let mut mesh = NavmeshGeometry::new_skyrim(0x0001_2345);
+//! mesh.vertices = vec![vec3(0.0, 0.0, 0.0), vec3(128.0, 0.0, 0.0), vec3(0.0, 128.0, 0.0)];
+//! mesh.triangles.push(Triangle {
+//!     vertices: [0, 1, 2],
+//!     edges: [-1, -1, -1],
+//!     extra: None,
+//!     flags: 0,
+//!     cover_flags: 0,
+//! });
+//! mesh.rebuild_grid(1);
+//! let bytes = Nvnm.write(&mesh)?;
+//! assert_eq!(bytes.len(), 16 + 4 + 36 + 4 + 16 + 4 + 4 + 4 + 36 + 4 + 2);
+//! let back = Nvnm.read(&bytes)?;
+//! assert_eq!(back, mesh);
+//! assert_eq!(back.grid.cells, vec![vec![0]]);
+//! assert!(Nvnm.validate(&back).is_empty());
+//! # Ok::<(), nav_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod nvnm;
+pub mod plugin;
+
+pub use nvnm::{NavmeshGeometry, NavmeshGeometryView, Nvnm};
+pub use plugin::{Plugin, PluginFile, PluginView};

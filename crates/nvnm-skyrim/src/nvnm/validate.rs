@@ -1,0 +1,241 @@
+//! Semantic lints over an `NVNM` model; never parse errors.
+//!
+//! Errors: indices that name nothing (vertices, triangles, edge links, cover entries), edge
+//! values no reader can interpret, a cell count that is not `divisor²`, a version without a
+//! layout. Warnings: neighbours that do not name each other back, grid entries whose triangle
+//! does not touch their cell, vertices outside the grid bounds. Infos: values that differ from
+//! what the Creation Kit writes (pathing-cell CRC, door type, cell size).
+
+use nav_core::Finding;
+
+use super::model::NavmeshGeometry;
+use super::{Edge, PATHING_CELL_CRC, PATHING_DOOR_CRC};
+
+/// Checks a model and returns what it finds, most serious first in each part.
+pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if m.layout().is_none() {
+        out.push(Finding::error(
+            "version",
+            format!("version {} has no known layout (12 or 15)", m.version),
+        ));
+    }
+    if m.pathing_cell_crc != PATHING_CELL_CRC {
+        out.push(Finding::info(
+            "pathing_cell_crc",
+            format!(
+                "{:#010x} is not the PathingCell CRC {PATHING_CELL_CRC:#010x}",
+                m.pathing_cell_crc
+            ),
+        ));
+    }
+    let nv = m.vertices.len();
+    let nt = m.triangles.len();
+    let ne = m.edge_links.len();
+    for (i, t) in m.triangles.iter().enumerate() {
+        for (k, &v) in t.vertices.iter().enumerate() {
+            if usize::from(v) >= nv {
+                out.push(Finding::error(
+                    format!("triangles[{i}] vertices[{k}]"),
+                    format!("vertex {v} is past the {nv} vertices"),
+                ));
+            }
+        }
+        for k in 0..3 {
+            match t.edge(k) {
+                Edge::None => {}
+                Edge::Triangle(n) if usize::from(n) >= nt => out.push(Finding::error(
+                    format!("triangles[{i}] edges[{k}]"),
+                    format!("neighbour triangle {n} is past the {nt} triangles"),
+                )),
+                Edge::Triangle(n) => {
+                    let me = u16::try_from(i).ok().map(Edge::Triangle);
+                    let back = m
+                        .triangles
+                        .get(usize::from(n))
+                        .is_some_and(|o| (0..3).any(|j| Some(o.edge(j)) == me));
+                    if !back {
+                        out.push(Finding::warning(
+                            format!("triangles[{i}] edges[{k}]"),
+                            format!("neighbour triangle {n} has no edge back to triangle {i}"),
+                        ));
+                    }
+                }
+                Edge::EdgeLink(l) if usize::from(l) >= ne => out.push(Finding::error(
+                    format!("triangles[{i}] edges[{k}]"),
+                    format!("edge link {l} is past the {ne} edge links"),
+                )),
+                Edge::EdgeLink(_) => {}
+                Edge::Invalid(v) => out.push(Finding::error(
+                    format!("triangles[{i}] edges[{k}]"),
+                    format!(
+                        "edge value {v} is neither -1, a triangle nor an edge link (flags {:#06x})",
+                        t.flags
+                    ),
+                )),
+            }
+        }
+    }
+    let tri_in_range = |out: &mut Vec<Finding>, location: String, t: i16| {
+        if usize::try_from(t).map_or(true, |t| t >= nt) {
+            out.push(Finding::error(
+                location,
+                format!("triangle {t} is not one of the {nt} triangles"),
+            ));
+        }
+    };
+    for (i, d) in m.door_triangles.iter().enumerate() {
+        tri_in_range(
+            &mut out,
+            format!("door_triangles[{i}] triangle"),
+            d.triangle,
+        );
+        if d.door_type != 0 && d.door_type != PATHING_DOOR_CRC {
+            out.push(Finding::info(
+                format!("door_triangles[{i}] door_type"),
+                format!(
+                    "{:#010x} is neither 0 nor the PathingDoor CRC {PATHING_DOOR_CRC:#010x}",
+                    d.door_type
+                ),
+            ));
+        }
+    }
+    for (i, &t) in m.cover_triangles.iter().enumerate() {
+        tri_in_range(&mut out, format!("cover_triangles[{i}]"), t);
+    }
+    for (i, c) in m.cover_array.iter().enumerate() {
+        for (k, &v) in c.vertices.iter().enumerate() {
+            if usize::from(v) >= nv {
+                out.push(Finding::error(
+                    format!("cover_array[{i}] vertices[{k}]"),
+                    format!("vertex {v} is past the {nv} vertices"),
+                ));
+            }
+        }
+    }
+    for (i, c) in m.cover_mappings.iter().enumerate() {
+        if usize::from(c.cover) >= m.cover_array.len() {
+            out.push(Finding::error(
+                format!("cover_mappings[{i}] cover"),
+                format!(
+                    "cover {} is past the {} cover entries",
+                    c.cover,
+                    m.cover_array.len()
+                ),
+            ));
+        }
+        tri_in_range(
+            &mut out,
+            format!("cover_mappings[{i}] triangle"),
+            c.triangle,
+        );
+    }
+    for (i, w) in m.waypoints.iter().enumerate() {
+        tri_in_range(&mut out, format!("waypoints[{i}] triangle"), w.triangle);
+    }
+    validate_grid(m, &mut out);
+    out
+}
+
+fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
+    let g = &m.grid;
+    let d = u64::from(g.divisor);
+    if g.cells.len() as u64 != d * d {
+        out.push(Finding::error(
+            "grid cells",
+            format!(
+                "{} cell lists, but divisor {} needs {}",
+                g.cells.len(),
+                g.divisor,
+                d * d
+            ),
+        ));
+    }
+    let min = g.min.map(|v| v.get());
+    let max = g.max.map(|v| v.get());
+    let (cw, ch) = (g.cell_size[0].get(), g.cell_size[1].get());
+    if d > 0 {
+        for a in 0..2 {
+            let expected = (max[a] - min[a]) / d as f32;
+            let stored = g.cell_size[a].get();
+            if (expected - stored).abs() > 1e-3 * expected.abs().max(1.0) {
+                out.push(Finding::info(
+                    format!("grid cell_size[{a}]"),
+                    format!("{stored} is not (max - min) / divisor = {expected}"),
+                ));
+            }
+        }
+    }
+    // Vertices outside the bounds: one finding with the count and the first offender.
+    let tol = |a: usize| 1e-3 * (max[a] - min[a]).abs().max(1.0);
+    let outside: Vec<usize> = m
+        .vertices
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| {
+            (0..3).any(|a| {
+                let x = v[a].get();
+                !(x >= min[a] - tol(a) && x <= max[a] + tol(a))
+            })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(first) = outside.first() {
+        out.push(Finding::warning(
+            "grid min/max",
+            format!(
+                "{} of {} vertices lie outside the grid bounds (first: vertices[{first}])",
+                outside.len(),
+                m.vertices.len()
+            ),
+        ));
+    }
+    let nt = m.triangles.len();
+    let width = usize::try_from(g.divisor).unwrap_or(usize::MAX).max(1);
+    let slack = 1e-3 * cw.abs().max(ch.abs()).max(1.0);
+    for (k, cell) in g.cells.iter().enumerate() {
+        let (ix, iy) = ((k % width) as f32, (k / width) as f32);
+        let x0 = min[0] + ix * cw - slack;
+        let x1 = min[0] + (ix + 1.0) * cw + slack;
+        let y0 = min[1] + iy * ch - slack;
+        let y1 = min[1] + (iy + 1.0) * ch + slack;
+        for (j, &t) in cell.iter().enumerate() {
+            let Some(tri) = usize::try_from(t).ok().and_then(|t| m.triangles.get(t)) else {
+                out.push(Finding::error(
+                    format!("grid cells[{k}][{j}]"),
+                    format!("triangle {t} is not one of the {nt} triangles"),
+                ));
+                continue;
+            };
+            let pts: Vec<_> = tri
+                .vertices
+                .iter()
+                .filter_map(|&v| m.vertices.get(usize::from(v)))
+                .collect();
+            if pts.len() < 3 {
+                continue; // already reported as a bad vertex index
+            }
+            let lo_x = pts.iter().map(|p| p[0].get()).fold(f32::INFINITY, f32::min);
+            let hi_x = pts
+                .iter()
+                .map(|p| p[0].get())
+                .fold(f32::NEG_INFINITY, f32::max);
+            let lo_y = pts.iter().map(|p| p[1].get()).fold(f32::INFINITY, f32::min);
+            let hi_y = pts
+                .iter()
+                .map(|p| p[1].get())
+                .fold(f32::NEG_INFINITY, f32::max);
+            let touches = lo_x <= x1 && hi_x >= x0 && lo_y <= y1 && hi_y >= y0;
+            if !touches {
+                out.push(Finding::warning(
+                    format!("grid cells[{k}][{j}]"),
+                    format!(
+                        "triangle {t} does not touch cell ({}, {}) of the grid",
+                        k % width,
+                        k / width
+                    ),
+                ));
+            }
+        }
+    }
+}

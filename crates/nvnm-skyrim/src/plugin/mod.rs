@@ -1,0 +1,279 @@
+//! The plugin container (`.esp`, `.esm`, `.esl`) of Skyrim LE and SE, as far as navmeshes need.
+//!
+//! A plugin is a `TES4` header record, then groups (`GRUP`, sized, nested) of records. Each
+//! record has a 24-byte header and its data, zlib-compressed when flag `0x00040000` is set.
+//! `NAVM` records hold the navmesh; its geometry is the `NVNM` subrecord (see [`crate::nvnm`]).
+//!
+//! - [`view`]: [`PluginView`], a walk of the file that borrows every record and opens `NAVM`s.
+//! - [`model`]: [`PluginFile`], the owned tree, with [`PluginFile::replace_nvnm`].
+//! - [`mod@write`]: the writer; an unchanged plugin comes back byte for byte.
+//! - [`dump`]: the text dump.
+//!
+//! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
+//! 20-byte ones).
+
+pub mod dump;
+pub mod model;
+pub mod view;
+pub mod write;
+
+use core::fmt;
+
+use nav_core::oracle::{RoundtripError, roundtrip_bytes};
+use nav_core::{Finding, Format, Result, Summary};
+
+pub use model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody, Subrecord};
+pub use view::PluginView;
+
+/// The format name errors carry.
+pub const FORMAT: &str = "skyrim-plugin";
+
+/// The record flag of zlib-compressed data.
+pub const COMPRESSED: u32 = 0x0004_0000;
+
+/// Groups nest at most this deep (Skyrim's own files nest 6 deep).
+pub const MAX_DEPTH: usize = 32;
+
+/// The largest uncompressed size of one record the walk inflates (16 MiB; the largest known
+/// navmesh record is under 1 MiB).
+pub const MAX_INFLATED_RECORD: usize = 16 << 20;
+
+/// The most the walk inflates in one file (256 MiB).
+pub const MAX_INFLATED_TOTAL: usize = 256 << 20;
+
+/// A four-byte record or subrecord type. Shown, and serialised, as text (`"NAVM"`) when all four
+/// bytes are printable ASCII, as `"0x…"` hex of the little-endian value otherwise.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Signature(pub [u8; 4]);
+
+impl Signature {
+    fn is_text(&self) -> bool {
+        self.0.iter().all(|b| (0x20..0x7f).contains(b)) && !self.0.starts_with(b"0x")
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_text() {
+            self.0
+                .iter()
+                .try_for_each(|&b| fmt::Write::write_char(f, char::from(b)))
+        } else {
+            write!(f, "{:#010x}", u32::from_le_bytes(self.0))
+        }
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{self}\"")
+    }
+}
+
+impl core::str::FromStr for Signature {
+    type Err = String;
+
+    fn from_str(s: &str) -> core::result::Result<Self, String> {
+        if let Some(hex) = s.strip_prefix("0x") {
+            if hex.len() == 8 {
+                if let Ok(v) = u32::from_str_radix(hex, 16) {
+                    return Ok(Signature(v.to_le_bytes()));
+                }
+            }
+        }
+        match <[u8; 4]>::try_from(s.as_bytes()) {
+            Ok(b) if Signature(b).is_text() => Ok(Signature(b)),
+            _ => Err(format!(
+                "signature {s:?} is neither 4 printable ASCII characters nor 0x and 8 hex digits"
+            )),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Signature {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Signature {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Compresses with C zlib at `level` (default window, memory level and strategy), as the
+/// Creation Kit does.
+pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
+    let mut c = flate2::Compress::new(flate2::Compression::new(level.min(9)), true);
+    // zlib's bound for one-shot compression, with room to spare.
+    let bound = data.len() + data.len() / 1000 + 64;
+    let mut out = Vec::with_capacity(bound);
+    loop {
+        let status = c.compress_vec(
+            data.get(usize::try_from(c.total_in()).unwrap_or(usize::MAX)..)
+                .unwrap_or(&[]),
+            &mut out,
+            flate2::FlushCompress::Finish,
+        );
+        match status {
+            Ok(flate2::Status::StreamEnd) | Err(_) => break,
+            Ok(_) => out.reserve(out.capacity().max(64)),
+        }
+    }
+    out
+}
+
+/// The zlib level (0-9) that reproduces `stream` from `data`, if one does. The stream header's
+/// level bits narrow the candidates; within them the highest level is tried first.
+pub fn detect_level(data: &[u8], stream: &[u8]) -> Option<u32> {
+    let flevel = stream.get(1).map(|b| b >> 6)?;
+    let candidates: &[u32] = match flevel {
+        3 => &[9, 8, 7],
+        2 => &[6],
+        1 => &[5, 4, 3, 2],
+        _ => &[1, 0],
+    };
+    candidates
+        .iter()
+        .copied()
+        .find(|&level| deflate(data, level) == stream)
+}
+
+/// The plugin format (`skyrim-plugin`), for [`nav_core::Format`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plugin;
+
+impl Plugin {
+    /// Replaces the `NVNM` of navmesh record `form_id` in a plugin's bytes, and gives the new
+    /// plugin: the record and every enclosing group resized, the rest unchanged.
+    pub fn replace_nvnm(plugin: &[u8], form_id: u32, nvnm: &[u8]) -> Result<Vec<u8>> {
+        let mut model = Plugin.read(plugin)?;
+        model.replace_nvnm(form_id, nvnm.to_vec())?;
+        write::write(&model)
+    }
+}
+
+impl Format for Plugin {
+    type View<'a> = PluginView<'a>;
+    type Model = PluginFile;
+
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+
+    fn description(&self) -> &'static str {
+        "Skyrim LE/SE plugins (.esp, .esm, .esl): the records and groups around NAVM navmeshes"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["esp", "esm", "esl"]
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        bytes.starts_with(b"TES4")
+    }
+
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Self::View<'a>> {
+        PluginView::parse(bytes)
+    }
+
+    fn to_model(&self, view: &Self::View<'_>) -> Self::Model {
+        PluginFile::from_view(view)
+    }
+
+    fn write(&self, model: &Self::Model) -> Result<Vec<u8>> {
+        write::write(model)
+    }
+
+    fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {
+        Ok(write::write_view(view))
+    }
+
+    fn validate(&self, model: &Self::Model) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (form_id, nvnm) in model.navmeshes() {
+            let at = format!("NAVM {form_id:08X} NVNM");
+            match crate::nvnm::Nvnm.read(nvnm) {
+                Ok(m) => out.extend(crate::nvnm::Nvnm.validate(&m).into_iter().map(|f| Finding {
+                    location: format!("{at} {}", f.location),
+                    ..f
+                })),
+                Err(e) => out.push(Finding::error(at, e.to_string())),
+            }
+        }
+        for r in model.records() {
+            if let RecordBody::Navmesh(NavmeshBody {
+                compression: Compression::Kept { .. },
+                ..
+            }) = r.body
+            {
+                out.push(Finding::info(
+                    format!("NAVM {:08X}", r.form_id),
+                    "no zlib level reproduces the stored stream; it is kept as stored",
+                ));
+            }
+        }
+        out
+    }
+
+    fn summary(&self, model: &Self::Model) -> Summary {
+        let records = model.records();
+        let navmeshes = records
+            .iter()
+            .filter(|r| matches!(r.body, RecordBody::Navmesh(_)))
+            .count();
+        let compressed = records
+            .iter()
+            .filter(|r| {
+                matches!(
+                    &r.body,
+                    RecordBody::Navmesh(b) if b.compression != Compression::None
+                )
+            })
+            .count();
+        let mut groups = 0usize;
+        let mut stack: Vec<&[Item]> = vec![&model.items];
+        while let Some(items) = stack.pop() {
+            for item in items {
+                if let Item::Group(g) = item {
+                    groups += 1;
+                    stack.push(&g.items);
+                }
+            }
+        }
+        let variant = match model.header.form_version {
+            43 => "Skyrim LE (form version 43)".to_string(),
+            44 => "Skyrim SE (form version 44)".to_string(),
+            v => format!("form version {v}"),
+        };
+        Summary::new(FORMAT, "TES4")
+            .variant(variant)
+            .count("groups", groups)
+            .count("records", records.len())
+            .count("navmesh records", navmeshes)
+            .count("compressed navmesh records", compressed)
+            .count("NVNM subrecords", model.navmeshes().len())
+    }
+
+    fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
+        dump::dump(model, out)
+    }
+
+    fn part_roundtrips(&self, model: &Self::Model) -> Vec<(String, Result<(), RoundtripError>)> {
+        model
+            .navmeshes()
+            .into_iter()
+            .map(|(form_id, nvnm)| {
+                (
+                    format!("{form_id:08X}"),
+                    roundtrip_bytes(&crate::nvnm::Nvnm, nvnm).map(|_| ()),
+                )
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,333 @@
+//! The owned model of a plugin: a tree of groups and records.
+//!
+//! Records other than `NAVM` keep their data as stored ([`RecordBody::Raw`]). `NAVM` records are
+//! opened ([`RecordBody::Navmesh`]): their subrecords, and how the data was compressed, so that
+//! the writer reproduces the stored zlib stream. Group and record sizes are not stored: the
+//! walk checks that every group is exactly filled by its contents, so the sizes always follow
+//! from the payload, and the writer recomputes them (which is how a replaced navmesh fixes
+//! every enclosing group).
+
+use nav_core::{Error, ErrorKind, Result};
+
+use super::view::{Node, PluginView, RecordView};
+use super::{FORMAT, Signature, detect_level};
+
+/// How a navmesh record's data is stored.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub enum Compression {
+    /// Not compressed.
+    None,
+    /// zlib-compressed; C zlib at this level (0-9, default settings) reproduces the stream.
+    Zlib {
+        /// The compression level.
+        level: u32,
+    },
+    /// zlib-compressed by something no zlib level reproduces: the stored stream is kept and
+    /// written back as long as it still inflates to the record's subrecords.
+    Kept {
+        /// The stored zlib stream (after the 4-byte uncompressed size).
+        stream: Vec<u8>,
+    },
+}
+
+/// One subrecord of a navmesh record.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Subrecord {
+    /// Subrecord type (`EDID`, `NVNM`, `ONAM`, `PNAM`, `NNAM`).
+    pub signature: Signature,
+    /// The payload.
+    pub data: Vec<u8>,
+    /// `Some(size field)` for the large form: an `XXXX` subrecord holding the real size, then
+    /// this header with the given 16-bit size field (0 from the Creation Kit). Needed for
+    /// payloads over 65,535 bytes.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub large: Option<u16>,
+}
+
+/// The opened data of a `NAVM` record.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct NavmeshBody {
+    /// How the data is stored.
+    pub compression: Compression,
+    /// The subrecords, in order.
+    pub subrecords: Vec<Subrecord>,
+}
+
+/// A record's data.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub enum RecordBody {
+    /// The data as stored (any record but `NAVM`).
+    Raw(Vec<u8>),
+    /// A `NAVM` record's data, opened.
+    Navmesh(NavmeshBody),
+}
+
+/// One record.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Record {
+    /// Record type.
+    pub signature: Signature,
+    /// Record flags ([`super::COMPRESSED`], `0x20` deleted, …).
+    pub flags: u32,
+    /// FormID.
+    pub form_id: u32,
+    /// Version-control timestamp.
+    pub timestamp: u16,
+    /// Version-control info.
+    pub version_control: u16,
+    /// Form version (43 Skyrim LE, 44 Skyrim SE).
+    pub form_version: u16,
+    /// Second version-control field.
+    pub version_control_2: u16,
+    /// The data.
+    pub body: RecordBody,
+}
+
+impl Record {
+    /// The `NVNM` payload of a navmesh record.
+    pub fn nvnm(&self) -> Option<&[u8]> {
+        match &self.body {
+            RecordBody::Navmesh(n) => n
+                .subrecords
+                .iter()
+                .find(|s| &s.signature.0 == b"NVNM")
+                .map(|s| s.data.as_slice()),
+            RecordBody::Raw(_) => None,
+        }
+    }
+
+    fn from_view(r: &RecordView<'_>) -> Record {
+        let h = r.header;
+        let body = match &r.navmesh {
+            None => RecordBody::Raw(r.data.to_vec()),
+            Some(n) => {
+                let compression = if n.compressed {
+                    let stream = r.data.get(4..).unwrap_or(&[]);
+                    match detect_level(&n.body, stream) {
+                        Some(level) => Compression::Zlib { level },
+                        None => Compression::Kept {
+                            stream: stream.to_vec(),
+                        },
+                    }
+                } else {
+                    Compression::None
+                };
+                RecordBody::Navmesh(NavmeshBody {
+                    compression,
+                    subrecords: n
+                        .subrecords
+                        .iter()
+                        .map(|s| Subrecord {
+                            signature: s.signature,
+                            data: n.body.get(s.range.clone()).unwrap_or(&[]).to_vec(),
+                            large: s.large,
+                        })
+                        .collect(),
+                })
+            }
+        };
+        Record {
+            signature: Signature(h.signature),
+            flags: h.flags.get(),
+            form_id: h.form_id.get(),
+            timestamp: h.timestamp.get(),
+            version_control: h.version_control.get(),
+            form_version: h.form_version.get(),
+            version_control_2: h.version_control_2.get(),
+            body,
+        }
+    }
+}
+
+/// One group and its contents.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct Group {
+    /// Label: a record type, a FormID or block coordinates, by group type.
+    pub label: u32,
+    /// Group type (0 top, 1 world children, 2/3 interior blocks, 4/5 exterior blocks, 6 cell
+    /// children, 8 persistent, 9 temporary children, …).
+    pub group_type: i32,
+    /// Version-control timestamp.
+    pub timestamp: u16,
+    /// Version-control info.
+    pub version_control: u16,
+    /// Unknown, kept raw.
+    pub unknown: u32,
+    /// The groups and records inside.
+    pub items: Vec<Item>,
+}
+
+/// A group or a record.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub enum Item {
+    /// A group.
+    Group(Group),
+    /// A record.
+    Record(Record),
+}
+
+/// The owned model of a plugin (`.esp`, `.esm`, `.esl`).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct PluginFile {
+    /// The `TES4` header record (kept raw).
+    pub header: Record,
+    /// The top-level groups (and any records) after it.
+    pub items: Vec<Item>,
+}
+
+fn visit<'m>(items: &'m [Item], f: &mut dyn FnMut(&'m Record)) {
+    for item in items {
+        match item {
+            Item::Group(g) => visit(&g.items, f),
+            Item::Record(r) => f(r),
+        }
+    }
+}
+
+fn find_mut<'m>(items: &'m mut [Item], pred: &dyn Fn(&Record) -> bool) -> Option<&'m mut Record> {
+    for item in items {
+        match item {
+            Item::Group(g) => {
+                if let Some(r) = find_mut(&mut g.items, pred) {
+                    return Some(r);
+                }
+            }
+            Item::Record(r) if pred(r) => return Some(r),
+            Item::Record(_) => {}
+        }
+    }
+    None
+}
+
+impl PluginFile {
+    /// Copies a view into the owned model. Finds, for every compressed navmesh record, the zlib
+    /// level that reproduces its stream.
+    pub fn from_view(view: &PluginView<'_>) -> PluginFile {
+        // Build the tree from the pre-order list with an explicit stack (the walk limits depth).
+        let mut stack: Vec<(usize, Group)> = Vec::new();
+        let mut top: Vec<Item> = Vec::new();
+        for (i, node) in view.nodes().iter().enumerate() {
+            while stack.last().is_some_and(|(end, _)| *end <= i) {
+                close(&mut stack, &mut top);
+            }
+            match node {
+                Node::Group(g) => {
+                    let h = g.header;
+                    stack.push((
+                        g.end,
+                        Group {
+                            label: h.label.get(),
+                            group_type: h.group_type.get(),
+                            timestamp: h.timestamp.get(),
+                            version_control: h.version_control.get(),
+                            unknown: h.unknown.get(),
+                            items: Vec::new(),
+                        },
+                    ));
+                }
+                Node::Record(r) => {
+                    let item = Item::Record(Record::from_view(r));
+                    match stack.last_mut() {
+                        Some((_, g)) => g.items.push(item),
+                        None => top.push(item),
+                    }
+                }
+            }
+        }
+        while !stack.is_empty() {
+            close(&mut stack, &mut top);
+        }
+        PluginFile {
+            header: Record::from_view(view.header()),
+            items: top,
+        }
+    }
+
+    /// Every record after the header, in file order.
+    pub fn records(&self) -> Vec<&Record> {
+        let mut out = Vec::new();
+        visit(&self.items, &mut |r| out.push(r));
+        out
+    }
+
+    /// Every navmesh record with an `NVNM` subrecord: its FormID and the NVNM payload.
+    pub fn navmeshes(&self) -> Vec<(u32, &[u8])> {
+        let mut out = Vec::new();
+        visit(&self.items, &mut |r| {
+            if let Some(n) = r.nvnm() {
+                out.push((r.form_id, n));
+            }
+        });
+        out
+    }
+
+    /// Replaces the `NVNM` payload of the navmesh record `form_id` (the first one, should the
+    /// FormID repeat). The writer then recomputes the record's size (recompressing at the
+    /// record's zlib level, or at level 9 where the stored stream was kept) and the size of
+    /// every enclosing group; the rest of the plugin is written back unchanged.
+    pub fn replace_nvnm(&mut self, form_id: u32, nvnm: Vec<u8>) -> Result<()> {
+        let pred = |r: &Record| {
+            r.form_id == form_id && matches!(r.body, RecordBody::Navmesh(_)) && r.nvnm().is_some()
+        };
+        let Some(record) = find_mut(&mut self.items, &pred) else {
+            return Err(Error::new(
+                FORMAT,
+                format_args!("NAVM record {form_id:08X}"),
+                ErrorKind::Invalid {
+                    offset: 0,
+                    message: "no navmesh record with an NVNM subrecord has this FormID".into(),
+                },
+            ));
+        };
+        let RecordBody::Navmesh(body) = &mut record.body else {
+            return Ok(()); // unreachable: the predicate matched a navmesh body
+        };
+        if let Some(sub) = body
+            .subrecords
+            .iter_mut()
+            .find(|s| &s.signature.0 == b"NVNM")
+        {
+            if sub.data == nvnm {
+                return Ok(());
+            }
+            sub.large = match (sub.large, nvnm.len() > usize::from(u16::MAX)) {
+                (Some(keep), true) => Some(keep),
+                (None, true) => Some(0),
+                (_, false) => None,
+            };
+            sub.data = nvnm;
+        }
+        if let Compression::Kept { .. } = body.compression {
+            body.compression = Compression::Zlib { level: 9 };
+        }
+        Ok(())
+    }
+}
+
+fn close(stack: &mut Vec<(usize, Group)>, top: &mut Vec<Item>) {
+    if let Some((_, g)) = stack.pop() {
+        match stack.last_mut() {
+            Some((_, parent)) => parent.items.push(Item::Group(g)),
+            None => top.push(Item::Group(g)),
+        }
+    }
+}

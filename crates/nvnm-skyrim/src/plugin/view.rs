@@ -1,0 +1,468 @@
+//! The zero-copy walk of a plugin: the `TES4` header record, groups and records.
+//!
+//! [`PluginView::parse`] walks the file once, without recursion, and records every group and
+//! record in file order (a pre-order list: each group knows where its descendants end). Record
+//! data stays borrowed; only `NAVM` records are opened: inflated when compressed (the one copy
+//! the view owns), and split into subrecords, honouring the `XXXX` large-subrecord form.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use nav_core::scalar::{I32, U16, U32};
+use nav_core::{Cursor, Error, ErrorKind, Result};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use super::{COMPRESSED, FORMAT, MAX_DEPTH, MAX_INFLATED_RECORD, MAX_INFLATED_TOTAL, Signature};
+
+/// A record header, 24 bytes (Skyrim and later).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RecordHeader {
+    /// Record type (`NAVM`).
+    pub signature: [u8; 4],
+    /// Bytes of data after this header.
+    pub data_size: U32,
+    /// Record flags (`0x00040000` compressed, `0x20` deleted).
+    pub flags: U32,
+    /// FormID.
+    pub form_id: U32,
+    /// Version-control timestamp.
+    pub timestamp: U16,
+    /// Version-control info.
+    pub version_control: U16,
+    /// Form version (43 Skyrim LE, 44 Skyrim SE).
+    pub form_version: U16,
+    /// Second version-control field.
+    pub version_control_2: U16,
+}
+
+/// A group header, 24 bytes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct GroupHeader {
+    /// `GRUP`.
+    pub signature: [u8; 4],
+    /// Size of the whole group, this header included.
+    pub group_size: U32,
+    /// Label: a record type, a FormID or block coordinates, by group type.
+    pub label: U32,
+    /// Group type (0 top, 1 world children, … 9 cell temporary children).
+    pub group_type: I32,
+    /// Version-control timestamp.
+    pub timestamp: U16,
+    /// Version-control info.
+    pub version_control: U16,
+    /// Unknown, kept raw.
+    pub unknown: U32,
+}
+
+/// A subrecord header, 6 bytes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct SubrecordHeader {
+    /// Subrecord type (`NVNM`).
+    pub signature: [u8; 4],
+    /// Payload size (0 after an `XXXX` subrecord, which holds the real size).
+    pub size: U16,
+}
+
+/// Where one subrecord sits in a navmesh record's (inflated) data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubrecordSpan {
+    /// Subrecord type.
+    pub signature: Signature,
+    /// The payload's byte range in the record's inflated data.
+    pub range: Range<usize>,
+    /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
+    /// header itself (0 in files the Creation Kit wrote) is kept.
+    pub large: Option<u16>,
+}
+
+/// A `NAVM` record's data, opened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NavmeshData<'a> {
+    /// Whether the data is stored zlib-compressed.
+    pub compressed: bool,
+    /// The subrecords' bytes: borrowed, or inflated.
+    pub body: Cow<'a, [u8]>,
+    /// The subrecords, in order.
+    pub subrecords: Vec<SubrecordSpan>,
+}
+
+impl NavmeshData<'_> {
+    /// The payload of the first subrecord of type `sig`.
+    pub fn subrecord(&self, sig: &[u8; 4]) -> Option<&[u8]> {
+        self.subrecords
+            .iter()
+            .find(|s| &s.signature.0 == sig)
+            .and_then(|s| self.body.get(s.range.clone()))
+    }
+}
+
+/// One record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordView<'a> {
+    /// The header.
+    pub header: &'a RecordHeader,
+    /// Byte offset of the header in the file.
+    pub offset: usize,
+    /// The data as stored (compressed or not).
+    pub data: &'a [u8],
+    /// The opened data of a `NAVM` record.
+    pub navmesh: Option<NavmeshData<'a>>,
+}
+
+impl RecordView<'_> {
+    /// The record's FormID.
+    pub fn form_id(&self) -> u32 {
+        self.header.form_id.get()
+    }
+
+    /// The `NVNM` payload of a navmesh record.
+    pub fn nvnm(&self) -> Option<&[u8]> {
+        self.navmesh.as_ref().and_then(|n| n.subrecord(b"NVNM"))
+    }
+}
+
+/// One group: its header and where its contents end in the node list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupView<'a> {
+    /// The header.
+    pub header: &'a GroupHeader,
+    /// Byte offset of the header in the file.
+    pub offset: usize,
+    /// Nesting depth (0 for a top group).
+    pub depth: usize,
+    /// Index in [`PluginView::nodes`] one past the group's last descendant.
+    pub end: usize,
+}
+
+/// A group or a record, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node<'a> {
+    /// A group header; its contents follow.
+    Group(GroupView<'a>),
+    /// A record.
+    Record(RecordView<'a>),
+}
+
+/// A parsed plugin, borrowing the input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PluginView<'a> {
+    bytes: &'a [u8],
+    header: RecordView<'a>,
+    nodes: Vec<Node<'a>>,
+}
+
+/// Inflates a zlib stream that must fill exactly `expected` bytes and end with the input.
+pub(crate) fn inflate(stream: &[u8], expected: usize) -> core::result::Result<Vec<u8>, String> {
+    let mut d = flate2::Decompress::new(true);
+    let mut out = Vec::with_capacity(expected);
+    // With room for exactly `expected` bytes, a longer stream stops short of its end.
+    let status = d
+        .decompress_vec(stream, &mut out, flate2::FlushDecompress::Finish)
+        .map_err(|e| format!("zlib stream is corrupt ({e})"))?;
+    if status != flate2::Status::StreamEnd {
+        return Err(if out.len() == expected {
+            format!("zlib stream inflates to more than the declared {expected} bytes")
+        } else {
+            format!(
+                "zlib stream ends early ({} of the declared {expected} bytes)",
+                out.len()
+            )
+        });
+    }
+    if out.len() != expected {
+        return Err(format!(
+            "zlib stream inflates to {} bytes, not the declared {expected}",
+            out.len()
+        ));
+    }
+    let used = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
+    if used != stream.len() {
+        return Err(format!(
+            "{} bytes follow the end of the zlib stream",
+            stream.len().saturating_sub(used)
+        ));
+    }
+    Ok(out)
+}
+
+/// Splits a navmesh record's data into subrecords.
+fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
+    let mut cur = Cursor::new(FORMAT, body);
+    let mut out = Vec::new();
+    while !cur.is_empty() {
+        let at = cur.offset();
+        let h: &SubrecordHeader = cur.read(format_args!("subrecord at {at:#x}"))?;
+        if &h.signature == b"XXXX" {
+            if h.size.get() != 4 {
+                return Err(cur.invalid(
+                    format_args!("XXXX subrecord at {at:#x}"),
+                    format!("size {} is not 4", h.size.get()),
+                ));
+            }
+            let real = cur.u32("XXXX size")?;
+            let at = cur.offset();
+            let h: &SubrecordHeader = cur.read(format_args!("subrecord after XXXX at {at:#x}"))?;
+            let start = cur.offset();
+            let len = usize::try_from(real).unwrap_or(usize::MAX);
+            cur.bytes(
+                len,
+                format_args!("{} large subrecord", Signature(h.signature)),
+            )?;
+            out.push(SubrecordSpan {
+                signature: Signature(h.signature),
+                range: start..start.saturating_add(len),
+                large: Some(h.size.get()),
+            });
+        } else {
+            let start = cur.offset();
+            let len = usize::from(h.size.get());
+            cur.bytes(len, format_args!("{} subrecord", Signature(h.signature)))?;
+            out.push(SubrecordSpan {
+                signature: Signature(h.signature),
+                range: start..start.saturating_add(len),
+                large: None,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Opens a `NAVM` record's data. `budget` is what may still be inflated in this file.
+fn open_navmesh<'a>(
+    header: &RecordHeader,
+    data: &'a [u8],
+    data_offset: usize,
+    budget: &mut usize,
+) -> Result<NavmeshData<'a>> {
+    let compressed = header.flags.get() & COMPRESSED != 0 && !data.is_empty();
+    let body: Cow<'a, [u8]> = if compressed {
+        let mut cur = Cursor::new(FORMAT, data);
+        let declared = cur.u32("uncompressed size")?;
+        let stream = cur.rest();
+        let expected = usize::try_from(declared).unwrap_or(usize::MAX);
+        // deflate cannot shrink data more than about 1032:1; a larger claim is a lie.
+        let plausible = stream.len().saturating_mul(1032).saturating_add(64);
+        if expected > MAX_INFLATED_RECORD || expected > plausible || expected > *budget {
+            return Err(Error::new(
+                FORMAT,
+                "uncompressed size",
+                ErrorKind::Invalid {
+                    offset: 0,
+                    message: format!(
+                        "{declared} bytes from a {}-byte zlib stream is more than the crate \
+                         inflates (at most {MAX_INFLATED_RECORD} per record, {} left for this file)",
+                        stream.len(),
+                        *budget
+                    ),
+                },
+            )
+            .shifted(data_offset));
+        }
+        *budget -= expected;
+        let inflated = inflate(stream, expected).map_err(|message| {
+            Error::new(
+                FORMAT,
+                "zlib stream",
+                ErrorKind::Invalid {
+                    offset: data_offset + 4,
+                    message,
+                },
+            )
+        })?;
+        Cow::Owned(inflated)
+    } else {
+        Cow::Borrowed(data)
+    };
+    let subrecords = subrecords(&body).map_err(|e| {
+        if compressed {
+            // Offsets in inflated data do not point into the file.
+            e.within("inflated data")
+        } else {
+            e.shifted(data_offset)
+        }
+    })?;
+    Ok(NavmeshData {
+        compressed,
+        body,
+        subrecords,
+    })
+}
+
+fn read_record<'a>(
+    cur: &mut Cursor<'a>,
+    limit: usize,
+    budget: &mut usize,
+) -> Result<RecordView<'a>> {
+    let offset = cur.offset();
+    let header: &RecordHeader = cur.read(format_args!("record at {offset:#x}"))?;
+    let sig = Signature(header.signature);
+    let form_id = header.form_id.get();
+    let size = header.data_size.get();
+    let room = limit.saturating_sub(cur.offset());
+    let len = usize::try_from(size).unwrap_or(usize::MAX);
+    if len > room {
+        return Err(cur.invalid(
+            format_args!("{sig} record {form_id:08X} at {offset:#x}"),
+            format!("data size {size} runs past its group or file ({room} bytes left)"),
+        ));
+    }
+    let data_offset = cur.offset();
+    let data = cur.bytes(len, format_args!("{sig} record {form_id:08X} data"))?;
+    let navmesh = if &header.signature == b"NAVM" {
+        Some(
+            open_navmesh(header, data, data_offset, budget)
+                .map_err(|e| e.within(format_args!("NAVM record {form_id:08X}")))?,
+        )
+    } else {
+        None
+    };
+    Ok(RecordView {
+        header,
+        offset,
+        data,
+        navmesh,
+    })
+}
+
+impl<'a> PluginView<'a> {
+    /// Walks a whole plugin.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let mut cur = Cursor::new(FORMAT, bytes);
+        let magic = bytes.get(..4).unwrap_or(bytes);
+        if magic != b"TES4" {
+            return Err(Error::new(
+                FORMAT,
+                "header",
+                ErrorKind::BadMagic {
+                    offset: 0,
+                    found: magic.to_vec(),
+                    expected: "TES4",
+                },
+            ));
+        }
+        let mut budget = MAX_INFLATED_TOTAL;
+        let header = read_record(&mut cur, bytes.len(), &mut budget)?;
+        let mut nodes = Vec::new();
+        // Open groups: (end offset, node index).
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        loop {
+            while let Some(&(end, index)) = open.last() {
+                if cur.offset() < end {
+                    break;
+                }
+                open.pop();
+                let next = nodes.len();
+                if let Some(Node::Group(g)) = nodes.get_mut(index) {
+                    g.end = next;
+                }
+            }
+            if cur.is_empty() {
+                break;
+            }
+            let limit = open.last().map_or(bytes.len(), |&(end, _)| end);
+            let offset = cur.offset();
+            if limit.saturating_sub(offset) < 24 {
+                return Err(Error::new(
+                    FORMAT,
+                    format_args!("item at {offset:#x}"),
+                    ErrorKind::Truncated {
+                        offset,
+                        needed: 24,
+                        left: limit.saturating_sub(offset),
+                    },
+                )
+                .within(if open.is_empty() { "file" } else { "group" }));
+            }
+            if cur.rest().starts_with(b"GRUP") {
+                let h: &GroupHeader = cur.read(format_args!("group at {offset:#x}"))?;
+                let size = h.group_size.get();
+                let room = limit.saturating_sub(offset);
+                let len = usize::try_from(size).unwrap_or(usize::MAX);
+                if len < 24 || len > room {
+                    return Err(Error::new(
+                        FORMAT,
+                        format_args!("group at {offset:#x}"),
+                        ErrorKind::Invalid {
+                            offset,
+                            message: format!(
+                                "group size {size} is under 24 or runs past its group or file \
+                                 ({room} bytes left)"
+                            ),
+                        },
+                    ));
+                }
+                if open.len() >= MAX_DEPTH {
+                    return Err(Error::new(
+                        FORMAT,
+                        format_args!("group at {offset:#x}"),
+                        ErrorKind::Invalid {
+                            offset,
+                            message: format!("groups nest deeper than {MAX_DEPTH} levels"),
+                        },
+                    ));
+                }
+                open.push((offset + len, nodes.len()));
+                nodes.push(Node::Group(GroupView {
+                    header: h,
+                    offset,
+                    depth: open.len() - 1,
+                    end: 0,
+                }));
+            } else {
+                nodes.push(Node::Record(read_record(&mut cur, limit, &mut budget)?));
+            }
+        }
+        Ok(PluginView {
+            bytes,
+            header,
+            nodes,
+        })
+    }
+
+    /// The input bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The `TES4` header record.
+    pub fn header(&self) -> &RecordView<'a> {
+        &self.header
+    }
+
+    /// Every group and record after the header, in file order.
+    pub fn nodes(&self) -> &[Node<'a>] {
+        &self.nodes
+    }
+
+    /// Every record after the header, in file order.
+    pub fn records(&self) -> impl Iterator<Item = &RecordView<'a>> {
+        self.nodes.iter().filter_map(|n| match n {
+            Node::Record(r) => Some(r),
+            Node::Group(_) => None,
+        })
+    }
+
+    /// Every `NAVM` record that holds an `NVNM` subrecord: its FormID and the NVNM payload.
+    pub fn navmeshes(&self) -> impl Iterator<Item = (u32, &[u8])> {
+        self.records()
+            .filter_map(|r| r.nvnm().map(|n| (r.form_id(), n)))
+    }
+
+    /// The zlib level (0-9) that reproduces a compressed navmesh record's stored stream, if any.
+    pub fn reproducing_level(record: &RecordView<'_>) -> Option<u32> {
+        let n = record.navmesh.as_ref()?;
+        if !n.compressed {
+            return None;
+        }
+        super::detect_level(&n.body, record.data.get(4..)?)
+    }
+}

@@ -1,0 +1,244 @@
+//! The plugin writer: from the view (as walked) and from the model.
+//!
+//! Sizes are the only derived values: each record's data size and each group's size (header
+//! included). The model writer emits a group's header with a placeholder size, writes its
+//! contents, then fills the size in. Navmesh records are rebuilt from their subrecords and
+//! recompressed at their zlib level; a kept stream is written back only while it still inflates
+//! to those subrecords. The writer refuses what a later read would not give back: a `NAVM`
+//! record kept raw, a record named `GRUP`, a compressed flag that disagrees with the body, a
+//! zlib level another level shadows, sizes past 32 bits, groups nested past the walk's limit.
+
+use nav_core::write::narrow;
+use nav_core::{ByteWriter, Error, Result};
+
+use super::model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody};
+use super::view::{Node, PluginView, RecordView, inflate};
+use super::{COMPRESSED, FORMAT, MAX_DEPTH, deflate, detect_level};
+
+fn put_record_view(w: &mut ByteWriter, r: &RecordView<'_>) {
+    w.put(r.header).bytes(r.data);
+}
+
+/// Writes a view back as walked: every header and every record's stored data.
+pub fn write_view(view: &PluginView<'_>) -> Vec<u8> {
+    let mut w = ByteWriter::with_capacity(view.bytes().len());
+    put_record_view(&mut w, view.header());
+    for node in view.nodes() {
+        match node {
+            Node::Group(g) => {
+                debug_assert_eq!(w.len(), g.offset);
+                w.put(g.header);
+            }
+            Node::Record(r) => {
+                debug_assert_eq!(w.len(), r.offset);
+                put_record_view(&mut w, r);
+            }
+        }
+    }
+    w.into_inner()
+}
+
+/// The subrecords of a navmesh record, serialised (uncompressed).
+pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
+    let mut w = ByteWriter::new();
+    for (i, s) in body.subrecords.iter().enumerate() {
+        let field = || format!("NAVM record {form_id:08X} subrecords[{i}] {}", s.signature);
+        if &s.signature.0 == b"XXXX" {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                field(),
+                "XXXX is the large-subrecord marker, not a subrecord of its own (use `large`)",
+            ));
+        }
+        match s.large {
+            Some(short) => {
+                let len: u32 = narrow(FORMAT, field(), s.data.len())?;
+                w.bytes(b"XXXX").u16(4).u32(len);
+                w.bytes(&s.signature.0).u16(short);
+            }
+            None => {
+                let len: u16 = narrow(FORMAT, field(), s.data.len())
+                    .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
+                w.bytes(&s.signature.0).u16(len);
+            }
+        }
+        w.bytes(&s.data);
+    }
+    Ok(w.into_inner())
+}
+
+/// A navmesh record's stored data.
+fn navmesh_data(r: &Record, body: &NavmeshBody) -> Result<Vec<u8>> {
+    let plain = subrecord_bytes(body, r.form_id)?;
+    let field = || format!("NAVM record {:08X}", r.form_id);
+    let flagged = r.flags & COMPRESSED != 0;
+    let stream = match &body.compression {
+        Compression::None => {
+            if flagged && !plain.is_empty() {
+                return Err(Error::unrepresentable(
+                    FORMAT,
+                    field(),
+                    "the compressed flag (0x00040000) is set but the compression is None",
+                ));
+            }
+            return Ok(plain);
+        }
+        _ if !flagged => {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                field(),
+                "compressed data needs the compressed flag (0x00040000)",
+            ));
+        }
+        Compression::Zlib { level } => {
+            if *level > 9 {
+                return Err(Error::unrepresentable(
+                    FORMAT,
+                    field(),
+                    format!("zlib level {level} is not 0-9"),
+                ));
+            }
+            let stream = deflate(&plain, *level);
+            // A level first in its group (9, 6, 5, 1) is what a read finds first anyway.
+            if ![9, 6, 5, 1].contains(level) {
+                let found = detect_level(&plain, &stream);
+                if found != Some(*level) {
+                    return Err(Error::unrepresentable(
+                        FORMAT,
+                        field(),
+                        format!(
+                            "zlib level {level} gives the same stream as level {}; \
+                             a read would name that level",
+                            found.unwrap_or(9)
+                        ),
+                    ));
+                }
+            }
+            stream
+        }
+        Compression::Kept { stream } => {
+            if inflate(stream, plain.len()).ok().as_deref() != Some(plain.as_slice()) {
+                return Err(Error::unrepresentable(
+                    FORMAT,
+                    field(),
+                    "the kept zlib stream no longer inflates to the subrecords \
+                     (set the compression to a zlib level)",
+                ));
+            }
+            if let Some(level) = detect_level(&plain, stream) {
+                return Err(Error::unrepresentable(
+                    FORMAT,
+                    field(),
+                    format!("the kept zlib stream is what level {level} gives; use that level"),
+                ));
+            }
+            stream.clone()
+        }
+    };
+    let declared: u32 = narrow(FORMAT, field(), plain.len())?;
+    let mut out = Vec::with_capacity(stream.len().saturating_add(4));
+    out.extend_from_slice(&declared.to_le_bytes());
+    out.extend_from_slice(&stream);
+    Ok(out)
+}
+
+fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
+    let field = || format!("{} record {:08X}", r.signature, r.form_id);
+    if &r.signature.0 == b"GRUP" {
+        return Err(Error::unrepresentable(
+            FORMAT,
+            field(),
+            "a record cannot be named GRUP (a read takes it for a group)",
+        ));
+    }
+    let navm = &r.signature.0 == b"NAVM" && !is_header;
+    let owned;
+    let data: &[u8] = match (&r.body, navm) {
+        (RecordBody::Raw(d), false) => d,
+        (RecordBody::Navmesh(body), true) => {
+            owned = navmesh_data(r, body)?;
+            &owned
+        }
+        (RecordBody::Raw(_), true) => {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                field(),
+                "a NAVM record's body must be opened (Navmesh), as a read gives it",
+            ));
+        }
+        (RecordBody::Navmesh(_), false) => {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                field(),
+                "only NAVM records (after the header) hold an opened navmesh body",
+            ));
+        }
+    };
+    let size: u32 = narrow(FORMAT, format_args!("{} data size", field()), data.len())?;
+    w.bytes(&r.signature.0)
+        .u32(size)
+        .u32(r.flags)
+        .u32(r.form_id)
+        .u16(r.timestamp)
+        .u16(r.version_control)
+        .u16(r.form_version)
+        .u16(r.version_control_2)
+        .bytes(data);
+    Ok(())
+}
+
+fn put_items(w: &mut ByteWriter, items: &[Item], depth: usize) -> Result<()> {
+    for item in items {
+        match item {
+            Item::Record(r) => put_record(w, r, false)?,
+            Item::Group(g) => put_group(w, g, depth)?,
+        }
+    }
+    Ok(())
+}
+
+fn put_group(w: &mut ByteWriter, g: &Group, depth: usize) -> Result<()> {
+    if depth >= MAX_DEPTH {
+        return Err(Error::unrepresentable(
+            FORMAT,
+            format_args!("group {:08X} type {}", g.label, g.group_type),
+            format!("groups nest deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let start = w.len();
+    w.bytes(b"GRUP")
+        .u32(0) // the size, filled in below
+        .u32(g.label)
+        .i32(g.group_type)
+        .u16(g.timestamp)
+        .u16(g.version_control)
+        .u32(g.unknown);
+    put_items(w, &g.items, depth + 1)?;
+    let size: u32 = narrow(
+        FORMAT,
+        format_args!("group {:08X} type {} size", g.label, g.group_type),
+        w.len() - start,
+    )?;
+    if let Some(slot) = w.as_mut_slice().get_mut(start + 4..start + 8) {
+        slot.copy_from_slice(&size.to_le_bytes());
+    }
+    Ok(())
+}
+
+/// Writes a model.
+pub fn write(model: &PluginFile) -> Result<Vec<u8>> {
+    let mut w = ByteWriter::new();
+    if &model.header.signature.0 != b"TES4" {
+        return Err(Error::unrepresentable(
+            FORMAT,
+            "header",
+            format!(
+                "the first record must be TES4, not {}",
+                model.header.signature
+            ),
+        ));
+    }
+    put_record(&mut w, &model.header, true)?;
+    put_items(&mut w, &model.items, 0)?;
+    Ok(w.into_inner())
+}

@@ -1,0 +1,222 @@
+//! Round trip of every corpus file: the NVNM blobs of `skyrim/nvnm` and the plugins of `skyrim`.
+
+use nav_core::Format;
+use nav_core::oracle::roundtrip_bytes;
+use nav_core::testing::{corpus_dir, corpus_files, is_negative};
+use nvnm_skyrim::plugin::{Compression, RecordBody};
+use nvnm_skyrim::{NavmeshGeometry, Nvnm, Plugin};
+
+#[test]
+fn every_nvnm_blob_round_trips() {
+    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+        return;
+    };
+    let files = corpus_files(&dir);
+    let (mut checked, mut passed, mut json_passed) = (0usize, 0usize, 0usize);
+    let mut failures = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        checked += 1;
+        if is_negative(path) {
+            match Nvnm.parse(&bytes) {
+                Err(e) => {
+                    assert!(e.to_string().starts_with("nvnm-skyrim: "), "{e}");
+                    passed += 1;
+                }
+                Ok(_) => failures.push(format!("{}: negative file parsed", path.display())),
+            }
+            continue;
+        }
+        match roundtrip_bytes(&Nvnm, &bytes) {
+            Ok(model) => {
+                passed += 1;
+                // The model survives JSON too, bit for bit.
+                let json = serde_json::to_string(&model).unwrap();
+                let back: NavmeshGeometry = serde_json::from_str(&json).unwrap();
+                if back == model && Nvnm.write(&back).unwrap() == bytes {
+                    json_passed += 1;
+                } else {
+                    failures.push(format!("{}: JSON round trip differs", path.display()));
+                }
+            }
+            Err(e) => failures.push(format!("{}: {e}", path.display())),
+        }
+    }
+    eprintln!("skyrim/nvnm: {checked} files checked, {passed} passed, {json_passed} through JSON");
+    assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
+    assert!(checked > 0, "no corpus files found in {}", dir.display());
+    assert_eq!(passed, checked);
+}
+
+#[test]
+fn corpus_blobs_have_no_error_findings() {
+    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+        return;
+    };
+    let mut checked = 0;
+    for path in corpus_files(&dir) {
+        let model = Nvnm.read(&std::fs::read(&path).unwrap()).unwrap();
+        let errors: Vec<_> = Nvnm
+            .validate(&model)
+            .into_iter()
+            .filter(|f| f.severity == nav_core::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+/// The plugins directly in `skyrim/` (not the blobs in `skyrim/nvnm/`).
+fn plugins() -> Option<Vec<std::path::PathBuf>> {
+    let dir = corpus_dir("skyrim")?;
+    let files: Vec<_> = corpus_files(&dir)
+        .into_iter()
+        .filter(|p| p.parent() == Some(dir.as_path()) || is_negative(p))
+        .collect();
+    assert!(!files.is_empty(), "no plugins in {}", dir.display());
+    Some(files)
+}
+
+#[test]
+fn every_plugin_rewrites_byte_exactly_with_every_navmesh() {
+    let Some(files) = plugins() else {
+        return;
+    };
+    let (mut checked, mut passed, mut parts) = (0usize, 0usize, 0usize);
+    let mut failures = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        checked += 1;
+        if is_negative(path) {
+            match Plugin.parse(&bytes) {
+                Err(e) => {
+                    assert!(e.to_string().starts_with("skyrim-plugin: "), "{e}");
+                    passed += 1;
+                }
+                Ok(_) => failures.push(format!("{}: negative file parsed", path.display())),
+            }
+            continue;
+        }
+        let model = match roundtrip_bytes(&Plugin, &bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        let results = Plugin.part_roundtrips(&model);
+        assert!(!results.is_empty(), "{}: no navmesh found", path.display());
+        let mut ok = true;
+        for (name, r) in results {
+            parts += 1;
+            if let Err(e) = r {
+                ok = false;
+                failures.push(format!("{} NVNM {name}: {e}", path.display()));
+            }
+        }
+        // Every compressed navmesh is reproduced by a zlib level, not kept.
+        for r in model.records() {
+            if let RecordBody::Navmesh(b) = &r.body {
+                assert!(
+                    !matches!(b.compression, Compression::Kept { .. }),
+                    "{} {:08X}: no zlib level reproduces the stream",
+                    path.display(),
+                    r.form_id
+                );
+            }
+        }
+        passed += usize::from(ok);
+    }
+    eprintln!("skyrim plugins: {checked} files checked, {passed} passed, {parts} navmeshes inside");
+    assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
+    assert!(checked > 0);
+    assert_eq!(passed, checked);
+}
+
+/// The blobs in `skyrim/nvnm/` were extracted from these plugins: extraction gives them back.
+#[test]
+fn extracted_navmeshes_equal_the_corpus_blobs() {
+    let (Some(files), Some(blobs)) = (plugins(), corpus_dir("skyrim/nvnm")) else {
+        return;
+    };
+    let mut matched = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let view = Plugin.parse(&bytes).unwrap();
+        let stem = path
+            .file_stem()
+            .unwrap()
+            .to_string_lossy()
+            .replace(' ', "_");
+        for (form_id, nvnm) in view.navmeshes() {
+            let blob = blobs.join(format!("{stem}_{form_id:08X}.nvnm"));
+            if let Ok(expected) = std::fs::read(&blob) {
+                nav_core::assert_bytes_eq!(expected, nvnm, "{}", blob.display());
+                matched += 1;
+            }
+        }
+    }
+    eprintln!("{matched} extracted navmeshes equal their corpus blobs");
+    assert!(matched > 100, "only {matched} blobs matched");
+}
+
+#[test]
+fn replacing_a_navmesh_with_an_edited_one_changes_only_that_record() {
+    let Some(files) = plugins() else {
+        return;
+    };
+    // A plugin whose navmeshes sit in nested groups: Dwemer Secrets (exterior) if present.
+    let path = files
+        .iter()
+        .find(|p| p.to_string_lossy().contains("Dwemer Secrets"))
+        .unwrap_or(&files[0]);
+    let bytes = std::fs::read(path).unwrap();
+    let original = Plugin.read(&bytes).unwrap();
+    let (form_id, nvnm) = original.navmeshes()[0];
+    let nvnm = nvnm.to_vec();
+    // Edit: move every vertex up by 8 units and add one isolated triangle.
+    let mut mesh = Nvnm.read(&nvnm).unwrap();
+    for v in &mut mesh.vertices {
+        v[2] = nav_core::RawF32::new(v[2].get() + 8.0);
+    }
+    let n = mesh.vertices.len() as u16;
+    mesh.vertices.push(nav_core::testing::vec3(0.0, 0.0, 0.0));
+    mesh.vertices.push(nav_core::testing::vec3(1.0, 0.0, 0.0));
+    mesh.vertices.push(nav_core::testing::vec3(0.0, 1.0, 0.0));
+    mesh.triangles.push(nvnm_skyrim::nvnm::Triangle {
+        vertices: [n, n + 1, n + 2],
+        edges: [-1; 3],
+        extra: None,
+        flags: 0,
+        cover_flags: 0,
+    });
+    let edited = Nvnm.write(&mesh).unwrap();
+    let out = Plugin::replace_nvnm(&bytes, form_id, &edited).unwrap();
+    assert!(out.len() > bytes.len());
+    let back = Plugin.read(&out).unwrap();
+    // The edited navmesh comes back out.
+    let (_, got) = back
+        .navmeshes()
+        .into_iter()
+        .find(|(id, _)| *id == form_id)
+        .unwrap();
+    nav_core::assert_bytes_eq!(edited, got);
+    assert_eq!(Nvnm.read(got).unwrap(), mesh);
+    // Every other record is unchanged, and the file round-trips.
+    let before: Vec<_> = original
+        .records()
+        .into_iter()
+        .filter(|r| r.form_id != form_id)
+        .collect();
+    let after: Vec<_> = back
+        .records()
+        .into_iter()
+        .filter(|r| r.form_id != form_id)
+        .collect();
+    assert_eq!(before, after);
+    roundtrip_bytes(&Plugin, &out).unwrap();
+    // Putting the original back gives the original file, byte for byte.
+    let restored = Plugin::replace_nvnm(&out, form_id, &nvnm).unwrap();
+    nav_core::assert_bytes_eq!(bytes, restored);
+}
