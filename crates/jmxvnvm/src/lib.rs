@@ -1,0 +1,131 @@
+//! Silkroad Online terrain navmesh files (`JMXVNVM 1000`, `navmesh/nv_XXXX.nvm`).
+//!
+//! One file holds the navmesh of one 1920 × 1920 region: the object instances placed on it (with
+//! their region id and linked edges), the terrain cells with their object lists, the global
+//! (border) and internal edges, the 96 × 96 tile map, the 97 × 97 height map and the 6 × 6 plane
+//! maps. Everything is little-endian and packed. Two legacy layouts share the signature (4-byte
+//! tiles, with or without the plane maps); the crate tells the three apart by the number of bytes
+//! left after the edges.
+//!
+//! - [`parse`] gives a zero-copy [`NavMeshTerrainView`]; [`NavMeshTerrainView::to_model`] an
+//!   owned [`NavMeshTerrain`]; [`write`](fn@write) writes it back byte for byte.
+//! - [`validate`](fn@validate) lists semantic problems (indices out of range, inconsistent edges).
+//! - [`TerrainBuilder`] builds whole regions; [`RegionId`] and the query methods of
+//!   [`NavMeshTerrain`] (`tile_at`, `cell_at`, `height_at`, `is_blocked`) answer questions about
+//!   points.
+//!
+//! ```
+//! use jmxvnvm::{RegionId, TerrainBuilder, parse, write};
+//!
+//! let region = RegionId(0x61a8);
+//! let model = TerrainBuilder::new(region)
+//!     .heights(|x, z| 100.0 + x as f32)
+//!     .block_tiles(10, 10, 12, 20)
+//!     .build();
+//! let bytes = write(&model)?;
+//! assert!(bytes.starts_with(b"JMXVNVM 1000"));
+//! let back = parse(&bytes)?.to_model();
+//! assert_eq!(back, model);
+//! assert_eq!(back.height_at(30.0, 500.0), Some(101.5));
+//! assert_eq!(back.is_blocked(210.0, 210.0), Some(true));
+//! assert_eq!(region.origin(), [168.0 * 1920.0, 97.0 * 1920.0]);
+//! # Ok::<(), nav_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod build;
+pub mod dump;
+pub mod model;
+pub mod query;
+pub mod validate;
+pub mod view;
+pub mod write;
+
+use core::fmt;
+
+use nav_core::{Finding, Format, Result, Summary};
+
+pub use build::TerrainBuilder;
+pub use model::{
+    CellQuad, EdgeDirection, EdgeFlag, EdgeGlobal, EdgeInternal, Layout, LinkedEdge, NavMeshObj,
+    NavMeshTerrain, PlaneMaps, PlaneType, Tile, TileFlag, TileMap,
+};
+pub use query::RegionId;
+pub use validate::validate;
+pub use view::{NavMeshTerrainView, parse};
+pub use write::{write, write_view};
+
+/// The crate name, as errors and the command-line tool show it.
+pub const FORMAT: &str = "jmxvnvm";
+
+/// The 12-byte signature every file starts with.
+pub const SIGNATURE: &[u8; 12] = b"JMXVNVM 1000";
+
+/// The `JMXVNVM 1000` format, for [`nav_core::Format`] users such as the `navkit` tool.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Nvm;
+
+impl Format for Nvm {
+    type View<'a> = NavMeshTerrainView<'a>;
+    type Model = NavMeshTerrain;
+
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+
+    fn description(&self) -> &'static str {
+        "Silkroad Online terrain navmesh (JMXVNVM 1000, navmesh/nv_XXXX.nvm)"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["nvm"]
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        bytes.starts_with(SIGNATURE)
+    }
+
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Self::View<'a>> {
+        parse(bytes)
+    }
+
+    fn to_model(&self, view: &Self::View<'_>) -> Self::Model {
+        view.to_model()
+    }
+
+    fn write(&self, model: &Self::Model) -> Result<Vec<u8>> {
+        write(model)
+    }
+
+    fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {
+        write_view(view)
+    }
+
+    fn validate(&self, model: &Self::Model) -> Vec<Finding> {
+        validate(model)
+    }
+
+    fn summary(&self, m: &Self::Model) -> Summary {
+        let variant = m
+            .layout()
+            .map_or("8-byte tiles without plane maps (not writable)", |l| {
+                l.describe()
+            });
+        Summary::new(FORMAT, "JMXVNVM 1000")
+            .variant(variant)
+            .count("objects", m.objects.len())
+            .count("linked edges", m.linked_edge_count())
+            .count("cells", m.cells.len())
+            .count("open cells", m.open_cell_count)
+            .count("cell object references", m.cell_object_count())
+            .count("global edges", m.global_edges.len())
+            .count("internal edges", m.internal_edges.len())
+            .count("tiles", m.tile_map.len())
+            .count("heights", m.height_map.len())
+            .count("planes", m.planes.as_ref().map_or(0, |p| p.types.len()))
+    }
+
+    fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
+        dump::dump(model, out)
+    }
+}

@@ -1,0 +1,195 @@
+//! Semantic checks of a model, beyond what parsing needs.
+//!
+//! Indices that name nothing are errors; oddities the game may cope with (directions that do not
+//! face each other, a direction without a cell) are warnings; values outside what is documented
+//! (a flag byte over 1, a plane type over 3) are informational.
+
+use nav_core::Finding;
+
+use crate::model::{EdgeDirection, NavMeshTerrain, TileMap};
+
+/// Every finding about `model`, in file order.
+pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let objects = model.objects.len();
+    let cells = model.cells.len();
+
+    for (i, o) in model.objects.iter().enumerate() {
+        for (j, l) in o.linked_edges.iter().enumerate() {
+            let at = || format!("objects[{i}] linked_edges[{j}]");
+            match usize::try_from(l.other_object_index) {
+                Ok(k) if k >= objects => out.push(Finding::error(
+                    at(),
+                    format!("other object index {k} is past the {objects} objects of the region"),
+                )),
+                Ok(_) => {}
+                Err(_) if l.other_object_index == -1 => {}
+                Err(_) => out.push(Finding::warning(
+                    at(),
+                    format!(
+                        "other object index {} is negative but not the -1 sentinel",
+                        l.other_object_index
+                    ),
+                )),
+            }
+            for (name, v) in [
+                ("other edge index", l.other_edge_index),
+                ("edge index", l.edge_index),
+            ] {
+                if v < -1 {
+                    out.push(Finding::warning(
+                        at(),
+                        format!("{name} {v} is negative but not the -1 sentinel"),
+                    ));
+                }
+            }
+        }
+        for (name, v) in [("is_big", o.is_big), ("is_struct", o.is_struct)] {
+            if v > 1 {
+                out.push(Finding::info(
+                    format!("objects[{i}]"),
+                    format!("{name} is {v}, not a boolean 0 or 1"),
+                ));
+            }
+        }
+    }
+
+    if usize::try_from(model.open_cell_count).map_or(true, |n| n > cells) {
+        out.push(Finding::error(
+            "open_cell_count",
+            format!(
+                "open cell count {} exceeds the {cells} cells",
+                model.open_cell_count
+            ),
+        ));
+    }
+    for (i, c) in model.cells.iter().enumerate() {
+        for (j, &o) in c.object_indices.iter().enumerate() {
+            if usize::from(o) >= objects {
+                out.push(Finding::error(
+                    format!("cells[{i}] object_indices[{j}]"),
+                    format!("object index {o} is past the {objects} objects"),
+                ));
+            }
+        }
+        let (min, max) = (c.min.map(|v| v.get()), c.max.map(|v| v.get()));
+        if min[0] > max[0] || min[1] > max[1] || min.iter().chain(&max).any(|v| v.is_nan()) {
+            out.push(Finding::warning(
+                format!("cells[{i}]"),
+                format!(
+                    "rectangle ({}, {})..({}, {}) is not a proper min/max pair",
+                    c.min[0], c.min[1], c.max[0], c.max[1]
+                ),
+            ));
+        }
+    }
+
+    for (i, e) in model.global_edges.iter().enumerate() {
+        // Side 1 names a cell of the neighbour region unless both sides are this region.
+        let check_far = e.assoc_region_id[0] == e.assoc_region_id[1];
+        edge_sides(
+            &mut out,
+            &format!("global_edges[{i}]"),
+            e.assoc_cell_index,
+            e.assoc_direction,
+            cells,
+            check_far,
+        );
+    }
+    for (i, e) in model.internal_edges.iter().enumerate() {
+        edge_sides(
+            &mut out,
+            &format!("internal_edges[{i}]"),
+            e.assoc_cell_index,
+            e.assoc_direction,
+            cells,
+            true,
+        );
+    }
+
+    if let TileMap::Modern(tiles) = &model.tile_map {
+        for (i, t) in tiles.iter().enumerate() {
+            if usize::try_from(t.cell_index).map_or(true, |c| c >= cells) {
+                out.push(Finding::error(
+                    format!("tile_map[{i}] (x {}, z {})", i % 96, i / 96),
+                    format!(
+                        "cell index {} is not one of the {cells} cells",
+                        t.cell_index
+                    ),
+                ));
+            }
+        }
+    }
+    let nan = model.height_map.iter().filter(|h| h.get().is_nan()).count();
+    if nan > 0 {
+        out.push(Finding::warning(
+            "height_map",
+            format!("{nan} heights are NaN"),
+        ));
+    }
+    if let Some(p) = &model.planes {
+        for (i, &t) in p.types.iter().enumerate() {
+            if t > 3 {
+                out.push(Finding::info(
+                    format!("planes types[{i}]"),
+                    format!("plane type {t} is outside the documented 0..=3"),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn edge_sides(
+    out: &mut Vec<Finding>,
+    at: &str,
+    cell: [i16; 2],
+    direction: [i8; 2],
+    cells: usize,
+    check_far: bool,
+) {
+    for side in 0..2 {
+        let (c, d) = (cell[side], direction[side]);
+        if side == 0 || check_far {
+            match usize::try_from(c) {
+                Ok(k) if k >= cells => out.push(Finding::error(
+                    at,
+                    format!("cell index {k} on side {side} is past the {cells} cells"),
+                )),
+                Ok(_) => {}
+                Err(_) if c == -1 => {}
+                Err(_) => out.push(Finding::warning(
+                    at,
+                    format!("cell index {c} on side {side} is negative but not the -1 sentinel"),
+                )),
+            }
+        }
+        if EdgeDirection::opposite(d).is_none() {
+            out.push(Finding::warning(
+                at,
+                format!("direction {d} on side {side} is outside -1..=3"),
+            ));
+        } else if (c == -1) != (d == -1) {
+            out.push(Finding::warning(
+                at,
+                format!(
+                    "side {side} pairs cell index {c} with direction {d}: a missing cell and a \
+                     missing direction go together"
+                ),
+            ));
+        }
+    }
+    if cell[0] != -1 && cell[1] != -1 && direction[0] != -1 && direction[1] != -1 {
+        if let Some(opp) = EdgeDirection::opposite(direction[0]) {
+            if EdgeDirection::opposite(direction[1]).is_some() && opp != direction[1] {
+                out.push(Finding::warning(
+                    at,
+                    format!(
+                        "directions {} and {} do not face each other",
+                        direction[0], direction[1]
+                    ),
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! The sample files in `samples/silkroad/` are made by the crate's own builder; this test keeps
+//! them current (rewriting them when `NAVKIT_BLESS=1`).
+
+use std::path::PathBuf;
+
+use jmxvnvm::build::{empty, legacy, town};
+use jmxvnvm::{Layout, NavMeshTerrain, Nvm, RegionId, write};
+use nav_core::Format;
+
+fn samples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/silkroad")
+}
+
+/// Every sample: file name and model.
+fn samples() -> Vec<(&'static str, NavMeshTerrain)> {
+    vec![
+        ("nv_61a8_town.nvm", town(RegionId(0x61a8))),
+        ("nv_5c81_empty.nvm", empty(RegionId(0x5c81), 212.5)),
+        ("nv_1f29_legacy.nvm", legacy(RegionId(0x1f29), false)),
+        ("nv_11a5_legacy_planes.nvm", legacy(RegionId(0x11a5), true)),
+    ]
+}
+
+#[test]
+fn samples_are_current() {
+    let dir = samples_dir();
+    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v != "0");
+    let mut stale = Vec::new();
+    for (name, model) in samples() {
+        let bytes = write(&model).unwrap();
+        assert!(bytes.len() < 256 * 1024, "{name} is {} bytes", bytes.len());
+        let path = dir.join(name);
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+            eprintln!("blessed {name}: {} bytes", bytes.len());
+            continue;
+        }
+        match std::fs::read(&path) {
+            Ok(on_disk) if on_disk == bytes => {}
+            Ok(_) => stale.push(format!("{name} differs")),
+            Err(e) => stale.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "samples are stale ({stale:?}); rerun with NAVKIT_BLESS=1 to rewrite them"
+    );
+}
+
+#[test]
+fn samples_cover_every_layout_and_validate_clean() {
+    let mut layouts = Vec::new();
+    for (name, model) in samples() {
+        let findings = Nvm.validate(&model);
+        assert!(findings.is_empty(), "{name}: {findings:#?}");
+        layouts.push(model.layout().unwrap());
+    }
+    for l in Layout::ALL {
+        assert!(layouts.contains(&l), "no sample has the {l:?} layout");
+    }
+    let town = &samples()[0].1;
+    assert!(town.objects.len() >= 30, "a town has many objects");
+    assert!(town.linked_edge_count() >= 20);
+    assert!(
+        town.objects.iter().any(|o| o.region_id != 0x61a8),
+        "spill-in objects"
+    );
+    assert!(
+        town.objects
+            .iter()
+            .flat_map(|o| &o.linked_edges)
+            .any(|l| l.other_object_index == -1),
+        "a removed link entry"
+    );
+}
