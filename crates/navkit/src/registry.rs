@@ -134,7 +134,7 @@ where
 }
 
 /// Every format, in the order sniffing tries them.
-pub static FORMATS: &[&dyn AnyFormat] = &[&nav_quake::Quake, &nav_source::SourceNav];
+pub static FORMATS: &[&dyn AnyFormat] = &[&nav_quake::Quake, &nav_source::SourceNav, &jmxvnvm::Nvm];
 
 /// The format with this crate name.
 pub fn by_name(name: &str) -> Option<&'static dyn AnyFormat> {
