@@ -39,6 +39,7 @@
 
 pub mod nvnm;
 pub mod plugin;
+pub mod samples;
 
 pub use nvnm::{NavmeshGeometry, NavmeshGeometryView, Nvnm};
 pub use plugin::{Plugin, PluginFile, PluginView};

@@ -284,6 +284,40 @@ impl NavmeshGeometry {
         self.grid = grid;
     }
 
+    /// Sets every edge that is not an edge link (its flag bit clear) to the triangle that shares
+    /// it, or to -1 when none does (or when that triangle's index does not fit an `i16`).
+    pub fn link_neighbours(&mut self) {
+        let mut by_edge = std::collections::HashMap::new();
+        for (t, tri) in self.triangles.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (tri.vertices[k], tri.vertices[(k + 1) % 3]);
+                by_edge
+                    .entry((a.min(b), a.max(b)))
+                    .or_insert_with(Vec::new)
+                    .push(t);
+            }
+        }
+        for t in 0..self.triangles.len() {
+            for k in 0..3 {
+                let Some(tri) = self.triangles.get(t) else {
+                    break;
+                };
+                if tri.flags & (1 << k) != 0 {
+                    continue;
+                }
+                let (a, b) = (tri.vertices[k], tri.vertices[(k + 1) % 3]);
+                let other = by_edge
+                    .get(&(a.min(b), a.max(b)))
+                    .and_then(|ts| ts.iter().copied().find(|&o| o != t))
+                    .and_then(|o| i16::try_from(o).ok())
+                    .unwrap_or(-1);
+                if let Some(tri) = self.triangles.get_mut(t) {
+                    tri.edges[k] = other;
+                }
+            }
+        }
+    }
+
     /// Copies a view into the owned model.
     pub fn from_view(view: &NavmeshGeometryView<'_>) -> NavmeshGeometry {
         let header = view.header();

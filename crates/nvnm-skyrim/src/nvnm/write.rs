@@ -74,13 +74,12 @@ fn size_of(model: &NavmeshGeometry, layout: Layout) -> usize {
         4 + tri * model.triangles.len(),
         4 + link * model.edge_links.len(),
         4 + 10 * model.door_triangles.len(),
-        4 + 2 * model.cover_triangles.len(),
         if layout == Layout::Fallout4 {
             12 + 8 * model.cover_array.len()
                 + 4 * model.cover_mappings.len()
                 + 18 * model.waypoints.len()
         } else {
-            0
+            4 + 2 * model.cover_triangles.len()
         },
         36,
         cells,

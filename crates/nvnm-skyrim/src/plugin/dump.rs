@@ -5,6 +5,7 @@ use core::fmt::{self, Write};
 
 use nav_core::Format;
 
+use super::Signature;
 use super::model::{Compression, Item, PluginFile, Record, RecordBody};
 
 fn record(r: &Record, indent: usize, out: &mut dyn Write) -> fmt::Result {
@@ -65,12 +66,17 @@ fn items(list: &[Item], indent: usize, out: &mut dyn Write) -> fmt::Result {
         match item {
             Item::Record(r) => record(r, indent, out)?,
             Item::Group(g) => {
+                // A top group (type 0) is labelled with the record type it holds.
+                let label = if g.group_type == 0 {
+                    Signature(g.label.to_le_bytes()).to_string()
+                } else {
+                    format!("{:#010x}", g.label)
+                };
                 writeln!(
                     out,
-                    "{}GRUP type {} label {:#010x} vc {:#06x}/{:#06x} unknown {:#010x} ({} items)",
+                    "{}GRUP type {} label {label} vc {:#06x}/{:#06x} unknown {:#010x} ({} items)",
                     "  ".repeat(indent),
                     g.group_type,
-                    g.label,
                     g.timestamp,
                     g.version_control,
                     g.unknown,

@@ -1,0 +1,162 @@
+//! Structured round trips of arbitrary models, and model edits.
+
+use arbitrary::{Arbitrary, Unstructured};
+use nav_core::Format;
+use nav_core::oracle::{roundtrip_bytes, roundtrip_model};
+use nvnm_skyrim::nvnm::{NavmeshGeometry, Parent, Triangle};
+use nvnm_skyrim::plugin::{COMPRESSED, Compression, Item, PluginFile, RecordBody, Signature};
+use nvnm_skyrim::{Nvnm, Plugin, samples};
+
+/// A deterministic pseudo-random byte stream (xorshift64*).
+fn stream(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn arbitrary_nvnm_models_round_trip() {
+    let (mut written, mut refused) = (0, 0);
+    for seed in 0..4000u64 {
+        let data = stream(seed, 64 + (seed as usize % 7) * 200);
+        let mut u = Unstructured::new(&data);
+        let Ok(model) = NavmeshGeometry::arbitrary(&mut u) else {
+            continue;
+        };
+        match roundtrip_model(&Nvnm, &model) {
+            Ok(Some(bytes)) => {
+                written += 1;
+                roundtrip_bytes(&Nvnm, &bytes).unwrap();
+                let _ = Nvnm.validate(&model);
+                // And through JSON.
+                let json = serde_json::to_string(&model).unwrap();
+                let back: NavmeshGeometry = serde_json::from_str(&json).unwrap();
+                assert_eq!(back, model, "seed {seed}: {json}");
+            }
+            Ok(None) => refused += 1,
+            Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
+        }
+    }
+    eprintln!("{written} models written, {refused} refused");
+    // The generator makes mostly writable models.
+    assert!(written > 3000, "only {written} written, {refused} refused");
+    assert!(refused > 0, "the writer's refusals were never exercised");
+}
+
+#[test]
+fn arbitrary_plugin_models_round_trip() {
+    let (mut written, mut refused) = (0, 0);
+    for seed in 0..1500u64 {
+        let data = stream(seed ^ 0xABCD, 48 + (seed as usize % 5) * 60);
+        let mut u = Unstructured::new(&data);
+        let Ok(mut model) = PluginFile::arbitrary(&mut u) else {
+            continue;
+        };
+        // Make most models writable: a TES4 header, and record bodies that match their type.
+        if seed % 8 != 0 {
+            model.header.signature = Signature(*b"TES4");
+            model.header.body = RecordBody::Raw(vec![]);
+            tidy(&mut model.items, seed);
+        }
+        match roundtrip_model(&Plugin, &model) {
+            Ok(Some(_)) => written += 1,
+            Ok(None) => refused += 1,
+            Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
+        }
+    }
+    eprintln!("{written} plugin models written, {refused} refused");
+    assert!(written > 1000, "only {written} written, {refused} refused");
+    assert!(refused > 0);
+}
+
+fn tidy(items: &mut [Item], seed: u64) {
+    for item in items {
+        match item {
+            Item::Group(g) => tidy(&mut g.items, seed),
+            Item::Record(r) => {
+                if &r.signature.0 == b"GRUP" || &r.signature.0 == b"XXXX" {
+                    r.signature = Signature(*b"STAT");
+                }
+                match &mut r.body {
+                    RecordBody::Navmesh(b) if seed % 3 == 0 => {
+                        r.signature = Signature(*b"NAVM");
+                        b.subrecords.retain(|s| &s.signature.0 != b"XXXX");
+                        match b.compression {
+                            Compression::None => r.flags &= !COMPRESSED,
+                            _ => {
+                                r.flags |= COMPRESSED;
+                                b.compression = Compression::Zlib { level: 9 };
+                            }
+                        }
+                    }
+                    _ => {
+                        r.body = RecordBody::Raw(vec![seed as u8; (seed % 5) as usize]);
+                        if &r.signature.0 == b"NAVM" {
+                            r.signature = Signature(*b"NAVI");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_plugin_model_survives_json() {
+    let bytes = Plugin.write(&samples::plugin()).unwrap();
+    let model = Plugin.read(&bytes).unwrap();
+    let json = serde_json::to_value(&model).unwrap();
+    // Readable: signatures as text, flags as numbers.
+    assert_eq!(json["header"]["signature"], "TES4");
+    let back: PluginFile = serde_json::from_value(json).unwrap();
+    assert_eq!(back, model);
+    assert_eq!(Plugin.write(&back).unwrap(), bytes);
+}
+
+#[test]
+fn build_edit_write_reparse_validate() {
+    // Build: a 4×4 floor, split one quad differently, relink and regrid.
+    let mut m = samples::floor(4, 10.0, 3);
+    m.parent = Parent::Cell { cell: 0x0100_0D00 };
+    assert_eq!(Nvnm.validate(&m), vec![]);
+    let bytes = Nvnm.write(&m).unwrap();
+    assert_eq!(Nvnm.read(&bytes).unwrap(), m);
+    // Edit: drop the last two triangles, add a bridge triangle out of the floor.
+    m.triangles.truncate(m.triangles.len() - 2);
+    let n = m.vertices.len() as u16;
+    m.vertices.push(nav_core::testing::vec3(600.0, 600.0, 40.0));
+    m.triangles.push(Triangle {
+        vertices: [24, 19, n],
+        edges: [-1; 3],
+        extra: None,
+        flags: 0,
+        cover_flags: 0,
+    });
+    m.link_neighbours();
+    m.rebuild_grid(4);
+    let bytes = Nvnm.write(&m).unwrap();
+    let back = roundtrip_bytes(&Nvnm, &bytes).unwrap();
+    assert_eq!(back, m);
+    assert_eq!(Nvnm.validate(&back), vec![]);
+    // The grid holds every triangle at least once, and lists are sorted.
+    let mut seen = vec![false; m.triangles.len()];
+    for cell in &back.grid.cells {
+        assert!(cell.windows(2).all(|w| w[0] < w[1]));
+        for &t in cell {
+            seen[t as usize] = true;
+        }
+    }
+    assert!(seen.iter().all(|&s| s));
+    // The edited mesh goes into the sample plugin and comes back out.
+    let plugin = Plugin.write(&samples::plugin()).unwrap();
+    let out = Plugin::replace_nvnm(&plugin, 0x801, &bytes).unwrap();
+    let model = Plugin.read(&out).unwrap();
+    assert_eq!(model.navmeshes()[0], (0x801, bytes.as_slice()));
+    assert_eq!(Plugin.validate(&model), vec![]);
+}

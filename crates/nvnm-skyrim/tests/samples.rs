@@ -1,0 +1,80 @@
+//! The files of `samples/skyrim/` are what the writer makes from the sample models today.
+//! `NAVKIT_BLESS=1` rewrites them; otherwise a difference fails.
+
+use std::path::PathBuf;
+
+use nav_core::Format;
+use nav_core::oracle::{roundtrip_bytes, roundtrip_model};
+use nvnm_skyrim::{Nvnm, Plugin, samples};
+
+fn samples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/skyrim")
+}
+
+/// Every sample: its file name and the bytes the writer makes now.
+fn built() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        (
+            "interior_v12.nvnm",
+            Nvnm.write(&samples::interior()).unwrap(),
+        ),
+        (
+            "exterior_v12.nvnm",
+            Nvnm.write(&samples::exterior()).unwrap(),
+        ),
+        (
+            "fallout4_v15.nvnm",
+            Nvnm.write(&samples::fallout4()).unwrap(),
+        ),
+        ("navkit_room.esp", Plugin.write(&samples::plugin()).unwrap()),
+    ]
+}
+
+#[test]
+fn samples_are_current() {
+    let dir = samples_dir();
+    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v == "1");
+    if bless {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    let mut stale = Vec::new();
+    for (name, bytes) in built() {
+        assert!(bytes.len() < 8 * 1024, "{name} is {} bytes", bytes.len());
+        let path = dir.join(name);
+        if bless {
+            std::fs::write(&path, &bytes).unwrap();
+            continue;
+        }
+        match std::fs::read(&path) {
+            Ok(on_disk) if on_disk == bytes => {}
+            Ok(_) => stale.push(format!("{name} differs")),
+            Err(e) => stale.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "samples are stale (rerun with NAVKIT_BLESS=1): {stale:?}"
+    );
+}
+
+#[test]
+fn samples_round_trip_and_validate_clean() {
+    for model in [
+        samples::interior(),
+        samples::exterior(),
+        samples::fallout4(),
+    ] {
+        let bytes = roundtrip_model(&Nvnm, &model).unwrap().unwrap();
+        roundtrip_bytes(&Nvnm, &bytes).unwrap();
+        assert_eq!(Nvnm.validate(&model), vec![], "{model:#?}");
+    }
+    let plugin = samples::plugin();
+    let bytes = roundtrip_model(&Plugin, &plugin).unwrap().unwrap();
+    let back = roundtrip_bytes(&Plugin, &bytes).unwrap();
+    assert_eq!(Plugin.validate(&back), vec![]);
+    let parts = Plugin.part_roundtrips(&back);
+    assert_eq!(parts.len(), 2);
+    assert!(parts.iter().all(|(_, r)| r.is_ok()), "{parts:?}");
+    let ids: Vec<u32> = back.navmeshes().iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, [0x801, 0x802]);
+}
