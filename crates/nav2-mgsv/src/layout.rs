@@ -1,0 +1,399 @@
+//! The layout the game gives a file: every offset, size, count and prefix sum, computed from
+//! the model.
+//!
+//! [`compute`] is the first phase of the writer for built or edited models (and what a parsed
+//! file is compared with to decide whether its stored layout needs keeping). The order:
+//!
+//! ```text
+//! FileHeader (96) · ChunkDescs (4 + 36n, padded to 16) ·
+//! NavigationGraph ×n · NavmeshChunk ×n · SegmentChunk ×n · SegmentGraph ×n (each padded to 16) ·
+//! IslandGraphs · SearchSpace · ConnectTileInfo (padded to 16)
+//! ```
+
+use nav_core::write::narrow;
+use nav_core::{Error, Result};
+
+use crate::FORMAT;
+use crate::model::*;
+use crate::view::{HEADER_SIZE, mesh_record_len};
+
+/// `x` rounded up to a multiple of 16.
+pub(crate) fn a16(x: u64) -> u64 {
+    x.saturating_add(15) & !15
+}
+
+fn n64(n: usize) -> u64 {
+    n as u64
+}
+
+fn fits<T>(field: impl core::fmt::Display, value: u64) -> Result<T>
+where
+    u64: TryInto<T>,
+{
+    narrow::<T, u64>(FORMAT, field, value)
+}
+
+/// The size in bytes of a NavigationGraph node's link block.
+pub(crate) fn ng_link_block_len(n: &NavigationGraphNode) -> u64 {
+    4 * n64(n.inside_links.len())
+        + if n.crossing_segment_link.is_some() {
+            2
+        } else {
+            0
+        }
+        + if n.crossing_data_chunk_link.is_some() {
+            4
+        } else {
+            0
+        }
+        + if n.crossing_tile_link.is_some() { 6 } else { 0 }
+}
+
+/// The size in bytes of a SegmentGraph node's link block.
+pub(crate) fn sg_link_block_len(n: &SegmentGraphNode) -> u64 {
+    let lists: u64 = n
+        .inside_links
+        .iter()
+        .map(|l| n64(l.navigation_graph_nodes.len()))
+        .chain(
+            n.crossing_data_chunk_links
+                .iter()
+                .map(|l| n64(l.navigation_graph_nodes.len())),
+        )
+        .chain(
+            n.crossing_tile_links
+                .iter()
+                .map(|l| n64(l.navigation_graph_nodes.len())),
+        )
+        .sum();
+    6 * n64(n.inside_links.len())
+        + 8 * n64(n.crossing_data_chunk_links.len())
+        + 10 * n64(n.crossing_tile_links.len())
+        + lists
+}
+
+/// The size in bytes of an IslandGraph node's link block.
+pub(crate) fn ig_link_block_len(n: &IslandGraphNode) -> u64 {
+    8 * n64(n.crossing_data_chunk_links.len())
+        + 4 * n64(n.inside_links.len())
+        + 2 * n64(n.crossing_tile_links.len())
+}
+
+/// The padded size of a mesh record.
+pub(crate) fn mesh_record_padded(m: &Mesh) -> u64 {
+    a16(n64(mesh_record_len(
+        m.neighbors.len(),
+        m.navigation_graph_nodes.len(),
+        m.needs_crossing(),
+    )))
+}
+
+/// Payload layout and chunk size (header included) of each chunk kind.
+fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64> {
+    let n = n64(ng.nodes.len());
+    let positions = 48;
+    let nodes = positions + a16(6 * n);
+    let link = nodes + a16(6 * n);
+    let mut run = 0u64;
+    d.navigation_graph_link_offsets = Vec::with_capacity(ng.nodes.len());
+    for (i, node) in ng.nodes.iter().enumerate() {
+        let units: u16 = fits(
+            format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
+            run / 2,
+        )?;
+        d.navigation_graph_link_offsets.push(u32::from(units));
+        run += ng_link_block_len(node);
+    }
+    let edges = a16(link + run);
+    let attributes = edges + a16(6 * n64(ng.edges.len()));
+    let navmesh_indices = attributes + a16(2 * n64(ng.attributes.len()));
+    let end = navmesh_indices + 2 * n;
+    d.navigation_graph_offsets =
+        [positions, nodes, edges, link, attributes, navmesh_indices].map(|v| v as u32);
+    fits::<u32>("NavigationGraph NavmeshIndicesOffset", navmesh_indices)?;
+    Ok(a16(16 + end))
+}
+
+fn navmesh_chunk(nm: &NavmeshChunk, d: &mut DataChunkLayout) -> Result<u64> {
+    let positions = 32;
+    let meshes = positions + a16(6 * n64(nm.positions.len()));
+    let data = meshes + 4 * n64(nm.meshes.len());
+    let mut run = 0u64;
+    d.mesh_data_offsets = Vec::with_capacity(nm.meshes.len());
+    for (i, m) in nm.meshes.iter().enumerate() {
+        if run / 2 > 0x3ffff {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                format_args!("NavmeshChunk Meshes[{i}] DataOffset"),
+                format!("{} does not fit the field's 18 bits", run / 2),
+            ));
+        }
+        d.mesh_data_offsets.push((run / 2) as u32);
+        run += mesh_record_padded(m);
+    }
+    d.navmesh_offsets = [positions, meshes, data].map(|v| v as u32);
+    fits::<u32>("NavmeshChunk MeshDataOffset", data + run)?;
+    Ok(a16(16 + data + run))
+}
+
+fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
+    let n = n64(sc.segments.len());
+    let segments = 16 + a16(12 * n);
+    let self_size = segments + a16(12 * n);
+    d.segment_chunk_offsets = [16, fits("SegmentChunk SegmentsOffset", segments)?, 0];
+    d.segment_chunk_offsets[2] = fits("SegmentChunk SelfSize", self_size)?;
+    let mut sums = [0u64; 4];
+    d.segment_bases = Vec::with_capacity(sc.segments.len());
+    for (i, s) in sc.segments.iter().enumerate() {
+        let mut bases = [0u16; 4];
+        for (k, b) in bases.iter_mut().enumerate() {
+            *b = fits(format_args!("SegmentChunk Segments[{i}] base {k}"), sums[k])?;
+        }
+        d.segment_bases.push(bases);
+        let counts = [
+            s.navmesh_position_count,
+            s.navmesh_count,
+            s.navigation_graph_edge_count,
+            s.navigation_graph_node_count,
+        ];
+        for (sum, c) in sums.iter_mut().zip(counts) {
+            *sum += u64::from(c);
+        }
+    }
+    Ok(16 + self_size)
+}
+
+fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
+    let n = n64(sg.nodes.len());
+    let positions = 32;
+    let nodes = positions + a16(6 * n);
+    let link = nodes + a16(12 * n);
+    let mut run = 0u64;
+    let mut total = 0u64;
+    d.segment_graph_link_offsets = Vec::with_capacity(sg.nodes.len());
+    for (i, node) in sg.nodes.iter().enumerate() {
+        run += run % 2;
+        if run / 2 > 0xf_ffff {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                format_args!("SegmentGraph Nodes[{i}] LinkDataOffset"),
+                format!("{} does not fit the field's 20 bits", run / 2),
+            ));
+        }
+        d.segment_graph_link_offsets.push((run / 2) as u32);
+        run += sg_link_block_len(node);
+        total += node
+            .inside_links
+            .iter()
+            .map(|l| n64(l.navigation_graph_nodes.len()))
+            .chain(
+                node.crossing_data_chunk_links
+                    .iter()
+                    .map(|l| n64(l.navigation_graph_nodes.len())),
+            )
+            .chain(
+                node.crossing_tile_links
+                    .iter()
+                    .map(|l| n64(l.navigation_graph_nodes.len())),
+            )
+            .sum::<u64>();
+    }
+    let self_size = a16(link + run);
+    d.segment_graph_offsets = [
+        positions as u32,
+        fits("SegmentGraph NodesOffset", nodes)?,
+        fits("SegmentGraph LinkDataOffset", link)?,
+        fits("SegmentGraph SelfSize", self_size)?,
+    ];
+    d.segment_graph_total_node_index_count =
+        fits("SegmentGraph TotalNavigationGraphNodeIndexCount", total)?;
+    Ok(16 + self_size)
+}
+
+fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
+    let n = n64(g.nodes.len());
+    let nodes = 16u64;
+    let link = nodes + a16(14 * n);
+    let mut run = 0u64;
+    let mut link_offsets = Vec::with_capacity(g.nodes.len());
+    for (k, node) in g.nodes.iter().enumerate() {
+        link_offsets.push(fits(
+            format_args!("IslandGraphs[{i}] Nodes[{k}] LinkDataOffset"),
+            run,
+        )?);
+        run += ig_link_block_len(node);
+    }
+    let low = a16(link + run);
+    let segment_counts = low + 8 * n;
+    let groups = segment_counts + 2 * n;
+    let infos = groups + 24;
+    let size = a16(infos + 4 * n64(g.connect_side_infos.len()));
+    let mut offsets = [0u16; 7];
+    for (o, (v, name)) in offsets.iter_mut().zip([
+        (size, "NextGraphOffset"),
+        (nodes, "NodesOffset"),
+        (link, "LinkDataOffset"),
+        (low, "LowGraphNodeLinksOffset"),
+        (segment_counts, "SegmentCountsOffset"),
+        (groups, "ConnectSideInfoGroupsOffset"),
+        (infos, "ConnectSideInfosOffset"),
+    ]) {
+        *o = fits(format_args!("IslandGraphs[{i}] {name}"), v)?;
+    }
+    let mut starts = [0u16; 4];
+    let mut sum = 0u64;
+    for (s, grp) in starts.iter_mut().zip(&g.connect_side_info_groups) {
+        *s = fits(
+            format_args!("IslandGraphs[{i}] ConnectSideInfoGroups StartIndex"),
+            sum,
+        )?;
+        sum += u64::from(grp.count);
+    }
+    Ok((
+        IslandGraphLayout {
+            offsets,
+            link_offsets,
+            group_start_indices: starts,
+        },
+        size,
+    ))
+}
+
+fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
+    let nb = n64(ss.buckets.len());
+    let descs = 48u64;
+    let entries = descs + 8 * nb;
+    let mut run = entries;
+    let mut start_offsets = Vec::with_capacity(ss.buckets.len());
+    for (i, b) in ss.buckets.iter().enumerate() {
+        let desc = descs + 8 * n64(i);
+        start_offsets.push(fits(
+            format_args!("SearchSpace BucketDescs[{i}] StartOffset"),
+            run - desc,
+        )?);
+        for e in &b.entries {
+            run += 8 + 2 * n64(e.segment_indices.len());
+        }
+    }
+    let self_size = a16(run);
+    Ok((
+        SearchSpaceLayout {
+            offsets: [
+                descs as u32,
+                fits("SearchSpace BucketEntriesOffset", entries)?,
+                fits("SearchSpace SelfSize", self_size)?,
+            ],
+            start_offsets,
+        },
+        self_size,
+    ))
+}
+
+/// ConnectTileInfo offsets (2-byte units) and unpadded size.
+fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> {
+    let groups = 12u64;
+    let infos = groups + 6 * n64(c.groups.len());
+    let nodes = infos + 4 * n64(c.infos.len());
+    let end = nodes + 4 * n64(c.nodes.len());
+    Ok((
+        [
+            fits("ConnectTileInfo GroupsOffset", groups / 2)?,
+            fits("ConnectTileInfo InfosOffset", infos / 2)?,
+            fits("ConnectTileInfo NodesOffset", nodes / 2)?,
+        ],
+        end,
+    ))
+}
+
+/// The layout the writer gives `model` when it has no stored layout.
+pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
+    let n = n64(model.data_chunks.len());
+    let descs_size = 4 + 36 * n;
+    let chunks_offset = a16(n64(HEADER_SIZE) + descs_size);
+    let mut layout = StoredLayout {
+        chunk_descs_offset: HEADER_SIZE as u32,
+        chunk_descs_data_size: fits("ChunkDescsDataSize", descs_size)?,
+        chunks_offset: fits("ChunksOffset", chunks_offset)?,
+        chunk_count: fits("ChunkCount", 4 * n)?,
+        chunk_desc_entry_count: fits("ChunkDescs EntryCount", n)?,
+        ..StoredLayout::default()
+    };
+    layout.data_chunks = vec![DataChunkLayout::default(); model.data_chunks.len()];
+    let mut pos = chunks_offset;
+    // Chunk starts, by kind (NavigationGraph, NavmeshChunk, SegmentChunk, SegmentGraph).
+    let mut starts = vec![[0u64; 4]; model.data_chunks.len()];
+    for kind in 0..4 {
+        for (i, (dc, d)) in model
+            .data_chunks
+            .iter()
+            .zip(layout.data_chunks.iter_mut())
+            .enumerate()
+        {
+            let size = match kind {
+                0 => navigation_graph(&dc.navigation_graph, d),
+                1 => navmesh_chunk(&dc.navmesh_chunk, d),
+                2 => segment_chunk(&dc.segment_chunk, d),
+                _ => segment_graph(&dc.segment_graph, d),
+            }
+            .map_err(|e| e.within(format_args!("data_chunks[{i}]")))?;
+            if size > 0x00ff_ffff {
+                return Err(Error::unrepresentable(
+                    FORMAT,
+                    format_args!("data_chunks[{i}] chunk {kind}"),
+                    format!("size {size} does not fit ChunkDesc DataSize (24 bits)"),
+                ));
+            }
+            if let Some(s) = starts.get_mut(i).and_then(|s| s.get_mut(kind)) {
+                *s = pos;
+            }
+            if let Some(c) = d.chunks.get_mut(kind) {
+                *c = ChunkLayout {
+                    next_chunk_offset: size as u32,
+                    data_offset: 16,
+                };
+            }
+            pos += size;
+        }
+    }
+    // Descriptors: NavigationGraph, SegmentGraph, NavmeshChunk (SegmentChunks have none).
+    for (kind, ty) in [(0usize, 0u32), (3, 3), (1, 1)] {
+        for ((dc, d), s) in model
+            .data_chunks
+            .iter()
+            .zip(&layout.data_chunks)
+            .zip(&starts)
+        {
+            let size = d.chunks.get(kind).map_or(0, |c| c.next_chunk_offset);
+            let start = s.get(kind).copied().unwrap_or(0);
+            layout.chunk_descs.push(ChunkDesc {
+                uid: dc.uid,
+                data_offset: fits("ChunkDesc DataOffset", start + 16)?,
+                type_and_size: ty | (size << 8),
+            });
+        }
+    }
+    if !model.island_graphs.is_empty() {
+        fits::<u8>("IslandGraphCount", n64(model.island_graphs.len()))?;
+        layout.island_graphs_offset = fits("IslandGraphsOffset", pos)?;
+        for (i, g) in model.island_graphs.iter().enumerate() {
+            let (l, size) = island_graph(g, i)?;
+            layout.island_graphs.push(l);
+            pos += size;
+        }
+    }
+    if let Some(ss) = &model.search_space {
+        layout.search_space_offset = fits("SearchSpaceOffset", pos)?;
+        let (l, size) = search_space(ss)?;
+        layout.search_space = Some(l);
+        pos += size;
+    }
+    if let Some(c) = &model.connect_tile_info {
+        layout.connect_tile_info_offset = fits("ConnectTileInfoOffset", pos)?;
+        let (l, size) = connect_tile_info(c)?;
+        layout.connect_tile_info = Some(l);
+        pos += a16(size);
+    }
+    layout.file_size = fits("FileSize", pos)?;
+    layout.length = layout.file_size;
+    Ok(layout)
+}

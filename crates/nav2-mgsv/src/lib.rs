@@ -1,0 +1,135 @@
+//! Fox Engine `.nav2` navigation files (Metal Gear Solid V: Ground Zeroes and The Phantom Pain,
+//! Metal Gear Survive): a zero-copy view, an owned model and a byte-exact writer.
+//!
+//! A file holds, per DataChunkUid, four chunks (NavigationGraph, NavmeshChunk, SegmentChunk,
+//! SegmentGraph, stored by type rather than by group), then optional IslandGraphs, a SearchSpace
+//! and a ConnectTileInfo. The names are the engine's own (see `docs/formats/mgsv.md`).
+//!
+//! - [`view::parse`] checks every offset, size and count against the input (in range, no
+//!   overlap) and returns a [`Nav2View`] of borrowed records.
+//! - [`Nav2View::to_model`] copies it into a [`Nav2File`]. A file laid out the way the game does
+//!   has `stored == None`; any other file (Obj2Nav2 output, say) keeps its stored offsets, sizes
+//!   and non-zero padding in [`StoredLayout`], so that it is written back byte for byte.
+//! - [`write()`] lays out a model whose `stored` is `None` the way the game does, recomputing
+//!   every offset, size, count and prefix sum, and refuses what the format cannot hold.
+//! - [`validate()`] reports the invariants game files keep as findings.
+//!
+//! ```
+//! use nav2_mgsv::{Nav2, Nav2File, DataChunk, FileUid, Segment};
+//! use nav_core::{Format, RawF32};
+//!
+//! let mut file = Nav2File::new([RawF32::new(0.0); 3], [511, 1000, 511]);
+//! let mut chunk = DataChunk { uid: FileUid::new(4, 0), ..DataChunk::default() };
+//! chunk.navmesh_chunk.positions = vec![[0, 0, 0], [511, 0, 0], [0, 0, 511]];
+//! chunk.segment_chunk.segments.push(Segment {
+//!     max: [511, 0, 511],
+//!     navmesh_position_count: 3,
+//!     ..Segment::default()
+//! });
+//! file.data_chunks.push(chunk);
+//!
+//! let bytes = Nav2.write(&file)?;
+//! let back = Nav2.read(&bytes)?;
+//! assert_eq!(back, file);
+//! assert_eq!(back.decode_position([511, 0, 0]), [1.0, 0.0, 0.0]);
+//! # Ok::<(), nav_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use core::fmt;
+
+use nav_core::{Finding, Format, Result, Summary};
+
+pub mod dump;
+pub mod layout;
+pub mod model;
+pub mod validate;
+pub mod view;
+pub mod write;
+
+pub use model::*;
+pub use validate::validate;
+pub use view::{Nav2View, parse};
+pub use write::write;
+
+/// The crate name, used in errors.
+pub const FORMAT: &str = "nav2-mgsv";
+
+/// The Fox Engine `.nav2` format.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Nav2;
+
+impl Format for Nav2 {
+    type View<'a> = Nav2View<'a>;
+    type Model = Nav2File;
+
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+
+    fn description(&self) -> &'static str {
+        "Fox Engine .nav2 navigation files (Metal Gear Solid V, Metal Gear Survive)"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["nav2"]
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        bytes
+            .get(..4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_le_bytes)
+            .is_some_and(|v| v == VERSION || v == VERSION_OLD)
+    }
+
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Nav2View<'a>> {
+        view::parse(bytes)
+    }
+
+    fn to_model(&self, view: &Nav2View<'_>) -> Nav2File {
+        view.to_model()
+    }
+
+    fn write(&self, model: &Nav2File) -> Result<Vec<u8>> {
+        write::write(model)
+    }
+
+    fn validate(&self, model: &Nav2File) -> Vec<Finding> {
+        validate::validate(model)
+    }
+
+    fn summary(&self, m: &Nav2File) -> Summary {
+        let sum = |f: &dyn Fn(&DataChunk) -> usize| m.data_chunks.iter().map(f).sum::<usize>();
+        let mut s = Summary::new(FORMAT, m.version.to_string());
+        if m.file_uid.index() != 0 {
+            s = s.variant(format!("split file {}", m.file_uid.index()));
+        }
+        s.count("data chunks", m.data_chunks.len())
+            .count(
+                "navmesh positions",
+                sum(&|d| d.navmesh_chunk.positions.len()),
+            )
+            .count("meshes", sum(&|d| d.navmesh_chunk.meshes.len()))
+            .count(
+                "navigation graph nodes",
+                sum(&|d| d.navigation_graph.nodes.len()),
+            )
+            .count(
+                "navigation graph edges",
+                sum(&|d| d.navigation_graph.edges.len()),
+            )
+            .count("segments", sum(&|d| d.segment_chunk.segments.len()))
+            .count("segment graph nodes", sum(&|d| d.segment_graph.nodes.len()))
+            .count("island graphs", m.island_graphs.len())
+            .count(
+                "search space buckets",
+                m.search_space.as_ref().map_or(0, |s| s.buckets.len()),
+            )
+            .count("stored layout kept", usize::from(m.stored.is_some()))
+    }
+
+    fn dump(&self, model: &Nav2File, out: &mut dyn fmt::Write) -> fmt::Result {
+        dump::dump(model, out)
+    }
+}

@@ -1,0 +1,70 @@
+//! Every file of the `mgsv` corpus folder round-trips byte for byte: through the view writer,
+//! the model writer, and a serde_json round trip of the model.
+
+use nav_core::Format;
+use nav_core::oracle::roundtrip_bytes;
+use nav_core::testing::{corpus_dir, corpus_files, hex_diff, is_negative};
+use nav2_mgsv::{Nav2, Nav2File};
+
+#[test]
+fn every_corpus_file_round_trips() {
+    let Some(dir) = corpus_dir("mgsv") else {
+        return;
+    };
+    let files = corpus_files(&dir);
+    let mut checked = 0;
+    let mut passed = 0;
+    let mut canonical = 0;
+    let mut failures = Vec::new();
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        checked += 1;
+        if is_negative(path) {
+            match Nav2.parse(&bytes) {
+                Err(e) if e.to_string().starts_with("nav2-mgsv: ") => passed += 1,
+                Err(e) => failures.push(format!("{name}: unclear error {e}")),
+                Ok(_) => failures.push(format!("{name}: a negative file parsed")),
+            }
+            continue;
+        }
+        let model = match roundtrip_bytes(&Nav2, &bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        // serde_json: to_string → from_str → write gives the original bytes.
+        let json = serde_json::to_string(&model).unwrap();
+        let back: Nav2File = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, model, "{name}: the JSON model differs");
+        let written = Nav2.write(&back).unwrap();
+        if let Some(diff) = hex_diff(&bytes, &written) {
+            failures.push(format!("{name}: JSON round trip: {diff}"));
+            continue;
+        }
+        if model.stored.is_none() {
+            canonical += 1;
+        } else {
+            // Only the two files Obj2Nav2 wrote break the game's layout.
+            assert!(
+                name.starts_with("obj2nav2_"),
+                "{name}: a game file does not follow the game's layout: {:#?}",
+                Nav2.validate(&model)
+            );
+        }
+        passed += 1;
+    }
+    eprintln!(
+        "nav2-mgsv corpus: {checked} files checked, {passed} passed, {canonical} in the game's layout"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(passed, checked);
+    assert!(checked > 0, "the corpus folder holds no file");
+}
