@@ -117,3 +117,41 @@ fn explicit_wrong_flavour_is_refused() {
     let view = nav_source::parse_with(&bytes, Flavour::TeamFortress2).expect("tf2");
     assert_eq!(view.area_count(), 33);
 }
+
+/// On every non-empty corpus file with a sub-version, exactly one flavour reads the file to its
+/// end (the two Left 4 Dead flavours share their rules and count as one).
+#[test]
+fn corpus_flavour_is_unambiguous() {
+    let Some(dir) = corpus_dir("source") else {
+        return;
+    };
+    let mut checked = 0;
+    for path in corpus_files(&dir) {
+        if is_negative(&path) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("readable");
+        let view = nav_source::parse(&bytes).expect("parses");
+        if view.sub_version() == 0 || view.area_count() == 0 {
+            continue;
+        }
+        let ok: Vec<Flavour> = [
+            Flavour::Base,
+            Flavour::CounterStrike,
+            Flavour::TeamFortress2,
+            Flavour::Left4Dead2,
+        ]
+        .into_iter()
+        .filter(|f| nav_source::parse_with(&bytes, *f).is_ok())
+        .collect();
+        let expected = if view.flavour() == Flavour::Left4Dead {
+            Flavour::Left4Dead2
+        } else {
+            view.flavour()
+        };
+        assert_eq!(ok, [expected], "{}", path.display());
+        checked += 1;
+    }
+    println!("{checked} corpus files with a sub-version read in exactly one flavour");
+    assert!(checked > 0);
+}
