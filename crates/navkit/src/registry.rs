@@ -134,7 +134,13 @@ where
 }
 
 /// Every format, in the order sniffing tries them.
-pub static FORMATS: &[&dyn AnyFormat] = &[&nav_quake::Quake, &nav_source::SourceNav, &jmxvnvm::Nvm];
+pub static FORMATS: &[&dyn AnyFormat] = &[
+    &nav_quake::Quake,
+    &nav_source::SourceNav,
+    &jmxvnvm::Nvm,
+    &nvnm_skyrim::Plugin,
+    &nvnm_skyrim::Nvnm,
+];
 
 /// The format with this crate name.
 pub fn by_name(name: &str) -> Option<&'static dyn AnyFormat> {

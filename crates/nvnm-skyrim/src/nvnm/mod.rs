@@ -167,6 +167,10 @@ impl Format for Nvnm {
         false
     }
 
+    fn has_signature(&self) -> bool {
+        false
+    }
+
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Self::View<'a>> {
         NavmeshGeometryView::parse(bytes)
     }
