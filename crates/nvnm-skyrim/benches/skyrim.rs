@@ -1,2 +1,134 @@
-//! Benchmarks (filled in below).
-fn main() {}
+//! Throughput of the NVNM parser and writer over all corpus blobs, and of the plugin walk over
+//! the largest corpus plugin. Skips with a note when the corpus is absent.
+
+use criterion::{Criterion, Throughput, criterion_main};
+use nav_core::Format;
+use nav_core::testing::{corpus_dir, corpus_files};
+use nvnm_skyrim::nvnm::view::TrianglesView;
+use nvnm_skyrim::{Nvnm, Plugin};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn nvnm(c: &mut Criterion) {
+    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+        eprintln!("note: skipping the NVNM benchmarks: no corpus");
+        return;
+    };
+    let blobs: Vec<Vec<u8>> = corpus_files(&dir)
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect();
+    let total: usize = blobs.iter().map(Vec::len).sum();
+    eprintln!("{} NVNM blobs, {total} bytes", blobs.len());
+    let models: Vec<_> = blobs.iter().map(|b| Nvnm.read(b).unwrap()).collect();
+    let mut g = c.benchmark_group("nvnm (all corpus blobs)");
+    g.throughput(Throughput::Bytes(total as u64));
+    g.bench_function("parse", |b| {
+        b.iter(|| {
+            for blob in &blobs {
+                black_box(Nvnm.parse(black_box(blob)).unwrap());
+            }
+        })
+    });
+    g.bench_function("parse + walk", |b| {
+        b.iter(|| {
+            let mut sum = 0u64;
+            for blob in &blobs {
+                let v = Nvnm.parse(black_box(blob)).unwrap();
+                for p in v.vertices() {
+                    sum = sum.wrapping_add(u64::from(p.position[0].get().to_bits()));
+                }
+                if let TrianglesView::V12(ts) = v.triangles() {
+                    for t in ts {
+                        sum = sum.wrapping_add(u64::from(t.vertices[0].get()));
+                        sum = sum.wrapping_add(t.edges[1].get() as u64);
+                    }
+                }
+                for cell in v.cells() {
+                    sum = sum.wrapping_add(cell.len() as u64);
+                }
+            }
+            black_box(sum)
+        })
+    });
+    g.bench_function("to_model", |b| {
+        b.iter(|| {
+            for blob in &blobs {
+                let v = Nvnm.parse(black_box(blob)).unwrap();
+                black_box(Nvnm.to_model(&v));
+            }
+        })
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| {
+            for m in &models {
+                black_box(Nvnm.write(black_box(m)).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+fn plugin(c: &mut Criterion) {
+    let Some(dir) = corpus_dir("skyrim") else {
+        eprintln!("note: skipping the plugin benchmarks: no corpus");
+        return;
+    };
+    let Some((path, bytes)) = corpus_files(&dir)
+        .into_iter()
+        .filter(|p| p.parent() == Some(dir.as_path()))
+        .filter_map(|p| std::fs::read(&p).ok().map(|b| (p, b)))
+        .max_by_key(|(_, b)| b.len())
+    else {
+        eprintln!("note: skipping the plugin benchmarks: no plugin in the corpus");
+        return;
+    };
+    eprintln!("largest plugin: {} ({} bytes)", path.display(), bytes.len());
+    let model = Plugin.read(&bytes).unwrap();
+    let mut g = c.benchmark_group("plugin (largest corpus plugin)");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("parse (walk + inflate NAVM)", |b| {
+        b.iter(|| black_box(Plugin.parse(black_box(&bytes)).unwrap()))
+    });
+    g.bench_function("parse + every NVNM parsed", |b| {
+        b.iter(|| {
+            let v = Plugin.parse(black_box(&bytes)).unwrap();
+            let mut n = 0usize;
+            for (_, nvnm) in v.navmeshes() {
+                n += Nvnm.parse(nvnm).unwrap().triangle_count();
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function("to_model (finds zlib levels)", |b| {
+        let v = Plugin.parse(&bytes).unwrap();
+        b.iter(|| black_box(Plugin.to_model(black_box(&v))))
+    });
+    g.bench_function("write (recompresses NAVM)", |b| {
+        b.iter(|| black_box(Plugin.write(black_box(&model)).unwrap()))
+    });
+    g.bench_function("write_view", |b| {
+        let v = Plugin.parse(&bytes).unwrap();
+        b.iter(|| black_box(Plugin.write_view(black_box(&v)).unwrap()))
+    });
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+}
+
+// criterion_group! generates an undocumented public function.
+#[allow(missing_docs)]
+mod group {
+    criterion::criterion_group! {
+        name = benches;
+        config = super::config();
+        targets = super::nvnm, super::plugin
+    }
+}
+use group::benches;
+criterion_main!(benches);
