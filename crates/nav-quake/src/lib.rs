@@ -14,7 +14,7 @@
 //!
 //! - [`NavView`]: zero-copy records over the input ([`NavView::parse`]).
 //! - [`NavFile`]: the owned model, to edit or to build from scratch.
-//! - [`write`]: the byte-exact writer; `write(parse(b)) == b` for every valid file.
+//! - [`write()`]: the byte-exact writer; `write(parse(b)) == b` for every valid file.
 //!
 //! ```
 //! use nav_quake::{Link, Magic, NavFile, Node};
