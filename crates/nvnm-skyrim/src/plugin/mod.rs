@@ -38,8 +38,9 @@ pub const MAX_DEPTH: usize = 32;
 /// navmesh record is under 1 MiB).
 pub const MAX_INFLATED_RECORD: usize = 16 << 20;
 
-/// The most the walk inflates in one file (256 MiB).
-pub const MAX_INFLATED_TOTAL: usize = 256 << 20;
+/// The most the walk inflates in one file: this, or 16 times the file's size if that is more
+/// (real navmesh data compresses 2 to 4 times; a master file's navmeshes need the room).
+pub const MAX_INFLATED_TOTAL: usize = 64 << 20;
 
 /// A four-byte record or subrecord type. Shown, and serialised, as text (`"NAVM"`) when all four
 /// bytes are printable ASCII, as `"0x…"` hex of the little-endian value otherwise.

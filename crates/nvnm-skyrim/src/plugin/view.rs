@@ -349,7 +349,7 @@ impl<'a> PluginView<'a> {
                 },
             ));
         }
-        let mut budget = MAX_INFLATED_TOTAL;
+        let mut budget = MAX_INFLATED_TOTAL.max(bytes.len().saturating_mul(16));
         let header = read_record(&mut cur, bytes.len(), &mut budget)?;
         let mut nodes = Vec::new();
         // Open groups: (end offset, node index).
