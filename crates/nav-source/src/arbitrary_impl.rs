@@ -68,7 +68,7 @@ fn conform_area(area: &mut Area, layout: &Layout, u: &mut Unstructured<'_>) -> R
     if !layout.has_light_intensity() {
         area.light_intensity = [RawF32::ZERO; 4];
     }
-    if !(layout.has_base_visibility() || layout.is_terror()) {
+    if !layout.has_base_visibility() {
         area.visible_areas.clear();
         area.inherit_visibility_from = 0;
     }
@@ -84,6 +84,8 @@ fn conform_area(area: &mut Area, layout: &Layout, u: &mut Unstructured<'_>) -> R
         AreaCustom::Terror {
             spawn_attributes: u.arbitrary()?,
             fog_place: u.arbitrary()?,
+            visible_areas: u.arbitrary()?,
+            inherit_visibility_from: u.arbitrary()?,
         }
     } else {
         AreaCustom::None

@@ -5,7 +5,7 @@ use nav_core::scalar::{F32, U32};
 
 use crate::model::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
-    SourceMesh, TerrorMesh, VisibleArea,
+    SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
 use crate::view::{
     ApproachRecord, AreaCustomView, AreaView, EncounterPathView, HidingSpots, LadderAreas,
@@ -104,9 +104,19 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
         AreaCustomView::Terror {
             spawn_attributes,
             fog_place,
+            visible_areas,
+            inherit_visibility_from,
         } => AreaCustom::Terror {
             spawn_attributes: spawn_attributes.get(),
             fog_place: fog_place.get(),
+            visible_areas: visible_areas
+                .iter()
+                .map(|v| VisibleAreaIndex {
+                    area_index: v.area_index.get(),
+                    attributes: v.attributes,
+                })
+                .collect(),
+            inherit_visibility_from: inherit_visibility_from.get(),
         },
     };
     Area {

@@ -159,10 +159,19 @@ pub fn dump(mesh: &SourceMesh, out: &mut dyn Write) -> fmt::Result {
             AreaCustom::Terror {
                 spawn_attributes,
                 fog_place,
-            } => writeln!(
-                out,
-                "    spawn_attributes {spawn_attributes:#x} fog_place {fog_place}"
-            )?,
+                visible_areas,
+                inherit_visibility_from,
+            } => {
+                let vis: Vec<_> = visible_areas
+                    .iter()
+                    .map(|v| (v.area_index, v.attributes))
+                    .collect();
+                writeln!(
+                    out,
+                    "    spawn_attributes {spawn_attributes:#x} fog_place {fog_place} visible_areas (index, attributes) ({}): {vis:?} inherit_visibility_from {inherit_visibility_from}",
+                    vis.len()
+                )?
+            }
         }
     }
     writeln!(out, "ladders ({}):", mesh.ladders.len())?;

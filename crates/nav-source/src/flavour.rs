@@ -14,22 +14,26 @@ use core::fmt;
 /// ones reads the same bytes; the flavours only differ where a game adds data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Flavour {
     /// The SDK's own classes: Garry's Mod, Half-Life 2: Deathmatch, SDK mods, GoldSrc CS/CZ bot
     /// files. No custom data.
+    #[cfg_attr(feature = "serde", serde(rename = "base"))]
     Base,
     /// Counter-Strike: Source (after 2010) and CS:GO: at sub-version 1 and up every area appends
     /// its approach-area list (the list the base area dropped at version 15).
+    #[cfg_attr(feature = "serde", serde(rename = "cs"))]
     CounterStrike,
     /// Team Fortress 2: at sub-version 2 and up every area appends a 32-bit word of TF attributes.
+    #[cfg_attr(feature = "serde", serde(rename = "tf2"))]
     TeamFortress2,
     /// Left 4 Dead (sub-version 13): the same rules as [`Flavour::Left4Dead2`].
+    #[cfg_attr(feature = "serde", serde(rename = "l4d"))]
     Left4Dead,
     /// Left 4 Dead 2 (sub-version 14): a zombie-population string and fog places before the
     /// areas, a per-area block that replaces the base visibility data, and a float after the
     /// ladders.
+    #[cfg_attr(feature = "serde", serde(rename = "l4d2"))]
     Left4Dead2,
 }
 

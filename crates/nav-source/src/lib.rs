@@ -48,7 +48,7 @@ pub use convert::area_to_model;
 pub use flavour::{Flavour, Layout};
 pub use model::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
-    SourceMesh, TerrorMesh, VisibleArea,
+    SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
 pub use validate::validate;
 pub use view::{AreaView, SourceView, parse, parse_with};
@@ -121,7 +121,14 @@ impl Format for SourceNav {
         let layout = model.layout();
         let spots: usize = model.areas.iter().map(|a| a.hiding_spots.len()).sum();
         let paths: usize = model.areas.iter().map(|a| a.encounter_paths.len()).sum();
-        let visible: usize = model.areas.iter().map(|a| a.visible_areas.len()).sum();
+        let visible: usize = model
+            .areas
+            .iter()
+            .map(|a| match &a.custom {
+                AreaCustom::Terror { visible_areas, .. } => visible_areas.len(),
+                _ => a.visible_areas.len(),
+            })
+            .sum();
         let mut s = Summary::new(FORMAT, layout.version_text())
             .variant(model.flavour.name())
             .count("places", model.places.len())

@@ -181,9 +181,11 @@ pub struct Area {
     pub earliest_occupy_time: [RawF32; 2],
     /// Light intensity at the corners NW, NE, SE, SW (from v11).
     pub light_intensity: [RawF32; 4],
-    /// Potentially visible areas (from v16; Left 4 Dead files store them in their own block).
+    /// Potentially visible areas (from v16; empty in the Left 4 Dead flavours, whose own block
+    /// names visible areas by index instead).
     pub visible_areas: Vec<VisibleArea>,
-    /// Area id whose visibility this area inherits, 0 for none (from v16).
+    /// Area id whose visibility this area inherits, 0 for none (from v16; 0 in the Left 4 Dead
+    /// flavours, whose own block holds it).
     pub inherit_visibility_from: u32,
     /// The flavour's per-area data.
     pub custom: AreaCustom,
@@ -274,6 +276,17 @@ pub struct VisibleArea {
     pub attributes: u8,
 }
 
+/// A potentially visible area of a Left 4 Dead file, named by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct VisibleAreaIndex {
+    /// The visible area's 0-based index in the file's area list.
+    pub area_index: u32,
+    /// Visibility attributes.
+    pub attributes: u8,
+}
+
 /// The flavour's per-area data.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -292,12 +305,18 @@ pub enum AreaCustom {
         /// TF attribute flags.
         tf_attributes: u32,
     },
-    /// Left 4 Dead: spawn attributes and fog place (its visibility goes to the base fields).
+    /// Left 4 Dead: spawn attributes, fog place, and the visibility data that replaces the base
+    /// block.
     Terror {
         /// Spawn attribute flags.
         spawn_attributes: u32,
         /// Index of the fog place.
         fog_place: u16,
+        /// Potentially visible areas, by their 0-based index in the file's area list (not by id:
+        /// in the samples every value is below the area count and each list is sorted).
+        visible_areas: Vec<VisibleAreaIndex>,
+        /// Area id whose visibility this area inherits, 0 for none.
+        inherit_visibility_from: u32,
     },
 }
 

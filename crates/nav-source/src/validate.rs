@@ -80,6 +80,31 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
                 ),
             ));
         }
+        if let AreaCustom::Terror {
+            visible_areas,
+            inherit_visibility_from,
+            ..
+        } = &area.custom
+        {
+            for (k, v) in visible_areas.iter().enumerate() {
+                if v.area_index as usize >= mesh.areas.len() {
+                    out.push(Finding::error(
+                        format!("areas[{i}] visible_areas[{k}]"),
+                        format!(
+                            "visible area index {} is past the {} areas",
+                            v.area_index,
+                            mesh.areas.len()
+                        ),
+                    ));
+                }
+            }
+            if *inherit_visibility_from != 0 && !has_area(*inherit_visibility_from) {
+                out.push(Finding::error(
+                    format!("areas[{i}] inherit_visibility_from"),
+                    format!("area {inherit_visibility_from} does not exist"),
+                ));
+            }
+        }
         if let (AreaCustom::Terror { fog_place, .. }, Some(t)) = (&area.custom, &mesh.terror) {
             if usize::from(*fog_place) > t.fog_places.len() {
                 out.push(Finding::warning(

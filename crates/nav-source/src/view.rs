@@ -127,6 +127,18 @@ pub struct VisibleAreaRecord {
     pub attributes: u8,
 }
 
+/// A potentially visible area of a Left 4 Dead file, named by index (5 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct VisibleAreaIndexRecord {
+    /// The visible area's 0-based index in the file's area list.
+    pub area_index: U32,
+    /// Visibility attributes.
+    pub attributes: u8,
+}
+
 /// The part of a ladder before the v6-only byte (36 bytes).
 #[derive(
     Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
@@ -380,12 +392,16 @@ pub enum AreaCustomView<'a> {
         /// TF attribute flags.
         tf_attributes: &'a U32,
     },
-    /// Left 4 Dead block (its visibility lives in [`AreaView::visible_areas`]).
+    /// Left 4 Dead block.
     Terror {
         /// Spawn attribute flags.
         spawn_attributes: &'a U32,
         /// Fog place index.
         fog_place: &'a U16,
+        /// Visible areas by index.
+        visible_areas: &'a [VisibleAreaIndexRecord],
+        /// Inherited visibility area id.
+        inherit_visibility_from: &'a U32,
     },
 }
 
@@ -416,7 +432,7 @@ pub struct AreaView<'a> {
     pub earliest_occupy_time: &'a [F32],
     /// Light intensity (four entries from v11, else empty).
     pub light_intensity: &'a [F32],
-    /// Visible areas (from v16, or in the Left 4 Dead block).
+    /// Visible areas (from v16, not in the Left 4 Dead flavours).
     pub visible_areas: &'a [VisibleAreaRecord],
     /// Inherited visibility area id.
     pub inherit_visibility_from: u32,
@@ -537,12 +553,14 @@ fn read_area<'a>(cur: &mut Cursor<'a>, layout: &Layout, i: usize) -> Result<Area
         let spawn_attributes = cur.read(format_args!("areas[{i}] spawn_attributes"))?;
         let fog_place = cur.read(format_args!("areas[{i}] fog_place"))?;
         let n = cur.u32(format_args!("areas[{i}] visible_areas count"))?;
-        area.visible_areas = cur.slice(n, format_args!("areas[{i}] visible_areas"))?;
-        area.inherit_visibility_from =
-            cur.u32(format_args!("areas[{i}] inherit_visibility_from"))?;
+        let visible_areas = cur.slice(n, format_args!("areas[{i}] visible_areas"))?;
+        let inherit_visibility_from =
+            cur.read(format_args!("areas[{i}] inherit_visibility_from"))?;
         area.custom = AreaCustomView::Terror {
             spawn_attributes,
             fog_place,
+            visible_areas,
+            inherit_visibility_from,
         };
     }
     Ok(area)

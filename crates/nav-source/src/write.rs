@@ -363,8 +363,7 @@ fn write_area(
             area.light_intensity == [RawF32::ZERO; 4],
         )?;
     }
-    let has_visibility = layout.has_base_visibility() || layout.is_terror();
-    if !has_visibility {
+    if !layout.has_base_visibility() {
         absent(
             layout,
             format_args!("areas[{i}] visible_areas and inherit_visibility_from"),
@@ -391,11 +390,21 @@ fn write_area(
             AreaCustom::Terror {
                 spawn_attributes,
                 fog_place,
+                visible_areas,
+                inherit_visibility_from,
             },
             l,
         ) if l.is_terror() => {
             w.u32(*spawn_attributes).u16(*fog_place);
-            visibility(w, area, i)?;
+            w.u32(narrow(
+                FORMAT,
+                format_args!("areas[{i}] visible_areas count"),
+                visible_areas.len(),
+            )?);
+            for v in visible_areas {
+                w.u32(v.area_index).u8(v.attributes);
+            }
+            w.u32(*inherit_visibility_from);
         }
         _ => {
             return Err(refuse(
@@ -519,12 +528,14 @@ pub fn write_view(view: &SourceView<'_>) -> Result<Vec<u8>> {
             AreaCustomView::Terror {
                 spawn_attributes,
                 fog_place,
+                visible_areas,
+                inherit_visibility_from,
             } => {
                 w.put(spawn_attributes)
                     .put(fog_place)
-                    .u32(a.visible_areas.len() as u32)
-                    .put(a.visible_areas)
-                    .u32(a.inherit_visibility_from);
+                    .u32(visible_areas.len() as u32)
+                    .put(visible_areas)
+                    .put(inherit_visibility_from);
             }
         }
     }

@@ -239,12 +239,17 @@ fn hand_built_flavour_blocks() {
     assert_eq!(t.population.0, b"hospital");
     assert_eq!(t.fog_places[0].0, b"fog\0");
     assert_eq!(t.max_view_distance.get(), 1500.0);
-    assert_eq!(m.areas[0].visible_areas.len(), 1);
+    assert!(m.areas[0].visible_areas.is_empty());
     assert_eq!(
         m.areas[0].custom,
         AreaCustom::Terror {
             spawn_attributes: 8,
-            fog_place: 1
+            fog_place: 1,
+            visible_areas: vec![nav_source::VisibleAreaIndex {
+                area_index: 1,
+                attributes: 0
+            }],
+            inherit_visibility_from: 0,
         }
     );
 }

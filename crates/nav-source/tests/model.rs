@@ -7,7 +7,7 @@ use nav_core::testing::vec3;
 use nav_core::{Format, RawF32};
 use nav_source::{
     Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder, NavString,
-    SourceMesh, SourceNav, VisibleArea,
+    SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
 
 /// A deterministic byte stream (xorshift64*), so failures reproduce.
@@ -142,11 +142,12 @@ fn l4d_meshes_round_trip_in_both_flavours() {
         a.custom = AreaCustom::Terror {
             spawn_attributes: 8,
             fog_place: 1,
+            visible_areas: vec![VisibleAreaIndex {
+                area_index: 0,
+                attributes: 2,
+            }],
+            inherit_visibility_from: 1,
         };
-        a.visible_areas = vec![VisibleArea {
-            area_id: 1,
-            attributes: 2,
-        }];
         mesh.areas = vec![a];
         let bytes = SourceNav.write(&mesh).expect("writes");
         let back = SourceNav.read(&bytes).expect("reads");
@@ -156,6 +157,21 @@ fn l4d_meshes_round_trip_in_both_flavours() {
             SourceNav.summary(&back).variant.as_deref(),
             Some(flavour.name())
         );
+        // An index past the area list is an error (L4D names visible areas by index).
+        let mut bad = back.clone();
+        if let AreaCustom::Terror { visible_areas, .. } = &mut bad.areas[0].custom {
+            visible_areas[0].area_index = 1;
+        }
+        let findings = SourceNav.validate(&bad);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(
+            findings[0].message,
+            "visible area index 1 is past the 1 areas"
+        );
+        // The base visibility fields cannot hold data in an L4D file.
+        let mut misplaced = back.clone();
+        misplaced.areas[0].inherit_visibility_from = 1;
+        assert!(SourceNav.write(&misplaced).is_err());
     }
 }
 

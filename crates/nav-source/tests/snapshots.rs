@@ -7,7 +7,7 @@ use nav_core::testing::{corpus_dir, vec3};
 use nav_core::{Format, RawF32};
 use nav_source::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder,
-    NavString, SourceMesh, SourceNav, VisibleArea,
+    NavString, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
 
 /// A small square grid of areas, connected to their neighbours, with one hiding spot each and
@@ -57,7 +57,7 @@ fn grid(mesh: &mut SourceMesh, side: u32) {
             if layout.has_light_intensity() {
                 a.light_intensity = [RawF32::new(1.0); 4];
             }
-            if layout.has_base_visibility() || layout.is_terror() {
+            if layout.has_base_visibility() {
                 a.visible_areas = a
                     .connections
                     .iter()
@@ -128,9 +128,20 @@ fn with_custom(mut mesh: SourceMesh) -> SourceMesh {
                 tf_attributes: if a.id == 1 { 0x2 } else { 0 },
             }
         } else if layout.is_terror() {
+            let index = |id: u32| id - 1;
             AreaCustom::Terror {
                 spawn_attributes: 0x8,
                 fog_place: 1,
+                visible_areas: a
+                    .connections
+                    .iter()
+                    .flatten()
+                    .map(|&id| VisibleAreaIndex {
+                        area_index: index(id),
+                        attributes: 1,
+                    })
+                    .collect(),
+                inherit_visibility_from: 0,
             }
         } else {
             AreaCustom::None
