@@ -1,0 +1,2 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|model: jmxvnvm::NavMeshTerrain| nav_core::oracle::fuzz_model(&jmxvnvm::Nvm, &model));
