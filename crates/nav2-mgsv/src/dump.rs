@@ -213,7 +213,7 @@ pub fn dump(m: &Nav2File, out: &mut dyn Write) -> fmt::Result {
                 .collect();
             writeln!(
                 out,
-                "  node {k}: {} attributes {} inside {:?} crossing-data-chunk {:?} crossing-tile [{}] low {:?} segments {}",
+                "  node {k}: {} attributes {} inside {:?} crossing-data-chunk {:?} crossing-tile [{}] low {} segments {}",
                 pos(m, n.position),
                 n.attributes,
                 n.inside_links
@@ -225,7 +225,12 @@ pub fn dump(m: &Nav2File, out: &mut dyn Write) -> fmt::Result {
                     .map(|l| (l.data_chunk_uid.index(), l.node_index, l.weight))
                     .collect::<Vec<_>>(),
                 ct.join(", "),
-                n.low_graph_node_link,
+                format_args!(
+                    "{}:{}:{}",
+                    n.low_graph_node_link.data_chunk_uid.index(),
+                    n.low_graph_node_link.segment_graph_node_index,
+                    n.low_graph_node_link.navigation_graph_node_index
+                ),
                 n.segment_count
             )?;
         }

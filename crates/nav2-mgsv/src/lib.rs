@@ -40,6 +40,8 @@ use core::fmt;
 
 use nav_core::{Finding, Format, Result, Summary};
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impls;
 pub mod dump;
 pub mod layout;
 pub mod model;

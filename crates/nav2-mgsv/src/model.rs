@@ -24,7 +24,6 @@ pub type Position = [u16; 3];
 /// A whole `.nav2` file.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Nav2File {
     /// FileHeader.Version: [`VERSION`] in every known file.
     pub version: u32,
@@ -121,7 +120,6 @@ pub struct NavigationGraph {
 /// One NavigationGraph node.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct NavigationGraphNode {
     /// Position (stored units).
     pub position: Position,
@@ -181,7 +179,6 @@ pub struct NavigationGraphCrossingTileLink {
 /// One NavigationGraph edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct NavigationGraphEdge {
     /// Weight (divide by the header's WeightDenominator).
     pub weight: u16,
@@ -209,7 +206,6 @@ pub struct NavmeshChunk {
 /// One mesh (face) of a NavmeshChunk: 3 or 4 sides.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Mesh {
     /// SegmentIndex (12 bits): the owning segment.
     pub segment_index: u16,
@@ -338,7 +334,6 @@ pub struct SegmentGraph {
 /// One SegmentGraph node with its link block.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct SegmentGraphNode {
     /// Position (stored units).
     pub position: Position,
@@ -408,7 +403,6 @@ pub struct SegmentGraphCrossingTileLink {
 /// One IslandGraph: a coarse graph over the SegmentGraphs of the tile.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct IslandGraph {
     /// Nodes.
     pub nodes: Vec<IslandGraphNode>,
@@ -520,7 +514,6 @@ pub struct ConnectSideInfo {
 /// SearchSpace: a grid of buckets that lists the segments in each block.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct SearchSpace {
     /// Origin.
     pub origin: [RawF32; 3],
@@ -576,7 +569,6 @@ pub struct ConnectTileInfo {
 /// A ConnectTileInfo group: `u32 Name` (StrCode32) and `{Count:5, StartIndex:11}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct ConnectTileGroup {
     /// Name (StrCode32 hash).
     pub name: u32,
@@ -589,7 +581,6 @@ pub struct ConnectTileGroup {
 /// A ConnectTileInfo info: `u16 DataChunkId` and `{Count:5, StartIndex:11}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct ConnectTileInfoEntry {
     /// DataChunkId.
     pub data_chunk_id: u16,
@@ -602,7 +593,6 @@ pub struct ConnectTileInfoEntry {
 /// A ConnectTileInfo node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct ConnectTileNode {
     /// NavigationGraphNodeIndex.
     pub navigation_graph_node_index: u16,

@@ -503,12 +503,14 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
         }
         for (j, island) in n.island_graph_node_indices.iter().enumerate() {
             if *island != 0xffff {
+                // Game files also set indices for graphs that are absent or have no node.
                 match m.island_graphs.get(j) {
-                    Some(g) if usize::from(*island) < g.nodes.len() => {}
-                    _ => f.push(Finding::error(
-                        at(&format!("IslandGraphNodeIndices[{j}]")),
-                        format!("{island} names no node of island graph {j}"),
-                    )),
+                    Some(g) if usize::from(*island) >= g.nodes.len() && !g.nodes.is_empty() => f
+                        .push(Finding::error(
+                            at(&format!("IslandGraphNodeIndices[{j}]")),
+                            format!("{island} names no node of island graph {j}"),
+                        )),
+                    _ => {}
                 }
             }
         }

@@ -20,13 +20,28 @@ use crate::view::MAX_FILE_LEN;
 
 /// Serialises a model.
 pub fn write(model: &Nav2File) -> Result<Vec<u8>> {
+    if model.version != VERSION && model.version != VERSION_OLD {
+        return Err(shape(
+            "version",
+            format!(
+                "{} is not a version this crate reads ({VERSION} or {VERSION_OLD})",
+                model.version
+            ),
+        ));
+    }
     match &model.stored {
         None => {
             let l = layout::compute(model)?;
             place(model, &l)
         }
         Some(stored) => {
-            let out = place(model, stored)?;
+            let out = place(model, stored).map_err(|e| {
+                Error::unrepresentable(
+                    FORMAT,
+                    "stored",
+                    format!("the stored layout no longer fits the model ({e}); call relayout()"),
+                )
+            })?;
             match crate::view::parse(&out) {
                 Ok(view) if view.to_model() == *model => Ok(out),
                 Ok(_) => Err(Error::unrepresentable(

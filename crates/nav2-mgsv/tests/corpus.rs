@@ -1,9 +1,9 @@
 //! Every file of the `mgsv` corpus folder round-trips byte for byte: through the view writer,
 //! the model writer, and a serde_json round trip of the model.
 
-use nav_core::Format;
 use nav_core::oracle::roundtrip_bytes;
 use nav_core::testing::{corpus_dir, corpus_files, hex_diff, is_negative};
+use nav_core::{Format, Severity};
 use nav2_mgsv::{Nav2, Nav2File};
 
 #[test]
@@ -43,6 +43,20 @@ fn every_corpus_file_round_trips() {
         if let Some(diff) = hex_diff(&bytes, &written) {
             failures.push(format!("{name}: JSON round trip: {diff}"));
             continue;
+        }
+        let findings: Vec<_> = Nav2
+            .validate(&model)
+            .into_iter()
+            .filter(|f| f.severity >= Severity::Warning)
+            .collect();
+        if name.starts_with("obj2nav2_") {
+            // Obj2Nav2 breaks several invariants of game files; validate must say so.
+            assert!(
+                !findings.is_empty(),
+                "{name}: no finding for an Obj2Nav2 file"
+            );
+        } else {
+            assert!(findings.is_empty(), "{name}: {findings:#?}");
         }
         if model.stored.is_none() {
             canonical += 1;

@@ -1,0 +1,222 @@
+//! Structured round trips of arbitrary models, and edits of built and read models.
+
+mod common;
+
+use arbitrary::{Arbitrary, Unstructured};
+use nav_core::oracle::roundtrip_model;
+use nav_core::testing::{corpus_dir, corpus_files};
+use nav_core::{Format, Severity};
+use nav2_mgsv::*;
+
+/// A deterministic pseudo-random byte stream (xorshift64*).
+fn stream(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn arbitrary_models_round_trip() {
+    let mut written = 0;
+    let mut refused = 0;
+    for seed in 0..3000u64 {
+        let data = stream(seed, 512 + (seed as usize % 7) * 512);
+        let mut u = Unstructured::new(&data);
+        let Ok(model) = Nav2File::arbitrary(&mut u) else {
+            continue;
+        };
+        let _ = Nav2.validate(&model);
+        match roundtrip_model(&Nav2, &model) {
+            Ok(Some(bytes)) => {
+                written += 1;
+                assert!(Nav2.sniff(&bytes) || model.version != VERSION);
+            }
+            Ok(None) => refused += 1,
+            Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
+        }
+    }
+    eprintln!("arbitrary models: {written} written and read back, {refused} refused");
+    assert!(
+        written > 1000,
+        "only {written} of 3000 models were writable"
+    );
+}
+
+fn clean(model: &Nav2File) {
+    let bad: Vec<_> = Nav2
+        .validate(model)
+        .into_iter()
+        .filter(|f| f.severity >= Severity::Warning)
+        .collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+fn reread(model: &Nav2File) -> Nav2File {
+    let bytes = Nav2.write(model).expect("the edited model is writable");
+    let back = Nav2.read(&bytes).expect("the written file parses");
+    assert_eq!(&back, model, "the edit did not come back");
+    back
+}
+
+/// Moves a vertex and adds a mesh (and its new vertex) to the last segment of a data chunk.
+fn edit(model: &mut Nav2File, chunk: usize) {
+    let dc = &mut model.data_chunks[chunk];
+    let nm = &mut dc.navmesh_chunk;
+    nm.positions[0][1] = nm.positions[0][1].wrapping_add(3);
+    let seg_index = dc.segment_chunk.segments.len() - 1;
+    let seg = &mut dc.segment_chunk.segments[seg_index];
+    assert!(seg.navmesh_position_count < 255 && seg.navmesh_count < 255);
+    let local = seg.navmesh_position_count;
+    seg.navmesh_position_count += 1;
+    seg.navmesh_count += 1;
+    let last = *nm.positions.last().unwrap();
+    nm.positions
+        .push([last[0].saturating_add(2), last[1], last[2]]);
+    nm.meshes.push(Mesh {
+        segment_index: seg_index as u16,
+        neighbors: vec![NeighborNavmeshInfo::NONE; 3],
+        positions: vec![0, local - 1, local],
+        navigation_graph_nodes: vec![0, 0, 0],
+        crossing: None,
+    });
+}
+
+#[test]
+fn built_samples_round_trip_and_validate_clean() {
+    for (name, model) in common::samples() {
+        let back = reread(&model);
+        assert!(back.stored.is_none(), "{name}");
+        clean(&model);
+    }
+    let empty = Nav2.write(&common::empty_split()).unwrap();
+    assert_eq!(
+        empty.len(),
+        112,
+        "an empty split file is 112 bytes, as in the game"
+    );
+}
+
+#[test]
+fn edited_sample_comes_back_and_validates_clean() {
+    let mut model = common::square();
+    edit(&mut model, 0);
+    let back = reread(&model);
+    assert_eq!(back.data_chunks[0].navmesh_chunk.meshes.len(), 3);
+    assert_eq!(back.data_chunks[0].navmesh_chunk.positions[0], [0, 3, 0]);
+    clean(&back);
+}
+
+#[test]
+fn edited_corpus_files_come_back() {
+    let Some(dir) = corpus_dir("mgsv") else {
+        return;
+    };
+    let mut edited = 0;
+    for path in corpus_files(&dir) {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let mut model = Nav2.read(&bytes).unwrap();
+        if model.data_chunks.is_empty() {
+            continue;
+        }
+        let Some(chunk) = model.data_chunks.iter().position(|d| {
+            d.segment_chunk.segments.last().is_some_and(|s| {
+                s.navmesh_position_count > 0
+                    && s.navmesh_position_count < 255
+                    && s.navmesh_count < 255
+            })
+        }) else {
+            continue;
+        };
+        let was_stored = model.stored.is_some();
+        edit(&mut model, chunk);
+        if was_stored {
+            // A stored layout no longer fits the edited model: the writer says so.
+            let e = Nav2.write(&model).unwrap_err().to_string();
+            assert!(e.contains("relayout"), "{name}: {e}");
+            model.relayout();
+        }
+        let back = reread(&model);
+        assert!(
+            back.stored.is_none(),
+            "{name}: an edited file gets the game's layout"
+        );
+        if !name.starts_with("obj2nav2_") {
+            clean(&back);
+        }
+        edited += 1;
+    }
+    eprintln!("edited {edited} corpus files");
+    assert!(edited > 0);
+}
+
+#[test]
+fn writer_refuses_what_the_format_cannot_hold() {
+    let mut m = common::square();
+    m.data_chunks[0].navigation_graph.nodes[0].segment_index = 0x1000;
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("SegmentIndex") && e.contains("12 bits"), "{e}");
+
+    let mut m = common::square();
+    m.data_chunks[0].navigation_graph.nodes[0].inside_links =
+        vec![NavigationGraphInsideLink::default(); 256];
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("InsideLinkCount"), "{e}");
+
+    let mut m = common::square();
+    m.data_chunks[0].navmesh_chunk.meshes[0].neighbors.pop();
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("3 or 4 sides"), "{e}");
+
+    let mut m = common::square();
+    m.data_chunks[0].navmesh_chunk.meshes[0].neighbors[0] =
+        NeighborNavmeshInfo::new(3, NeighborKind::CrossingTile);
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("crossing"), "{e}");
+
+    let mut m = common::square();
+    m.search_space.as_mut().unwrap().block_count = [2, 1, 1];
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("buckets"), "{e}");
+
+    let mut m = common::square();
+    m.island_graphs = vec![common::island_graph(&m.data_chunks); 256];
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("IslandGraphCount"), "{e}");
+
+    let mut m = common::square();
+    m.island_graphs[0].connect_side_info_groups[0].count = 1;
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("ConnectSideInfos"), "{e}");
+}
+
+#[test]
+fn a_stored_layout_equal_to_the_computed_one_is_refused_not_misread() {
+    let mut m = common::square();
+    let bytes = Nav2.write(&m).unwrap();
+    m.stored = Some(Box::new(nav2_mgsv::layout::compute(&m).unwrap()));
+    // It would read back with `stored: None`, so writing it would break parse(write(m)) == m.
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains("relayout"), "{e}");
+    m.relayout();
+    assert_eq!(Nav2.write(&m).unwrap(), bytes);
+}
+
+#[test]
+fn decoded_coordinates_and_weights() {
+    let m = common::square();
+    // Origin (-2560, 12.5, -3456), Denominator (4, 16, 4).
+    assert_eq!(m.decode_position([40, 16, 8]), [-2550.0, 13.5, -3454.0]);
+    assert_eq!(m.decode_weight(254), 2.0);
+    let uid = FileUid::new(5, common::TILE);
+    assert_eq!(
+        (uid.index(), uid.tile_id(), uid.reserved()),
+        (5, common::TILE, false)
+    );
+}

@@ -1,0 +1,82 @@
+//! Snapshots of the dump of the samples this crate's writer makes, summaries of a few corpus
+//! files, and the check that `samples/mgsv/` holds what the sample builders make.
+
+mod common;
+
+use std::path::PathBuf;
+
+use nav_core::Format;
+use nav_core::assert_bytes_eq;
+use nav_core::testing::corpus_dir;
+use nav2_mgsv::Nav2;
+
+fn samples_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/mgsv")
+}
+
+#[test]
+fn sample_dumps() {
+    for (name, model) in common::samples() {
+        let bytes = Nav2.write(&model).unwrap();
+        let back = Nav2.read(&bytes).unwrap();
+        let mut text = String::new();
+        Nav2.dump(&back, &mut text).unwrap();
+        insta::assert_snapshot!(format!("dump_{name}"), text);
+    }
+}
+
+#[test]
+fn samples_are_current() {
+    let dir = samples_dir();
+    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v != "0");
+    for (name, model) in common::samples() {
+        let bytes = Nav2.write(&model).unwrap();
+        assert!(
+            bytes.len() <= 8192,
+            "{name} is {} bytes; keep samples small",
+            bytes.len()
+        );
+        let path = dir.join(name);
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+            continue;
+        }
+        let on_disk = std::fs::read(&path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run with NAVKIT_BLESS=1 to write it",
+                path.display()
+            )
+        });
+        assert_bytes_eq!(on_disk, bytes, "{name} is stale; run with NAVKIT_BLESS=1");
+        nav_core::oracle::roundtrip_bytes(&Nav2, &on_disk).unwrap();
+    }
+}
+
+#[test]
+fn corpus_summaries() {
+    let Some(dir) = corpus_dir("mgsv") else {
+        return;
+    };
+    for name in [
+        "ssav_140_130_nav.nav2",
+        "ssav_139_130_nav_boss.nav2",
+        "ssav_140_131_nav.1.nav2",
+        "ssav_139_131_nav.1.nav2",
+        "obj2nav2_test.nav2",
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let model = Nav2.read(&bytes).unwrap();
+        let summary = Nav2.summary(&model);
+        let mut text = format!("{} {}", summary.format, summary.version);
+        if let Some(v) = &summary.variant {
+            text.push_str(&format!(" ({v})"));
+        }
+        text.push('\n');
+        for (k, v) in &summary.counts {
+            text.push_str(&format!("{k}: {v}\n"));
+        }
+        text.push_str(&format!("findings: {}\n", Nav2.validate(&model).len()));
+        insta::assert_snapshot!(format!("summary_{name}"), text);
+    }
+}
