@@ -140,6 +140,7 @@ pub static FORMATS: &[&dyn AnyFormat] = &[
     &jmxvnvm::Nvm,
     &nvnm_skyrim::Plugin,
     &nvnm_skyrim::Nvnm,
+    &nav2_mgsv::Nav2,
 ];
 
 /// The format with this crate name.
