@@ -401,3 +401,56 @@ fn l4d_population_without_nul_is_refused() {
         "nav-source: population: no NUL ends the population name at offset 0x14"
     );
 }
+
+#[test]
+fn maximum_u8_and_u16_counts() {
+    // 255 hiding spots (the u8 count's maximum) and 65,535 empty place names.
+    let mut b = LeBuilder::new()
+        .u32(MAGIC)
+        .u32(16)
+        .u32(0)
+        .u32(0)
+        .u8(1)
+        .u16(u16::MAX);
+    b = b.fill(0, 2 * usize::from(u16::MAX)).u8(0).u32(1);
+    b = b
+        .u32(5)
+        .u32(0)
+        .fill(0, 32)
+        .u32(0)
+        .u32(0)
+        .u32(0)
+        .u32(0)
+        .u8(255);
+    for i in 0..255u32 {
+        b = b.u32(i).vec3(0.0, 0.0, 0.0).u8(0);
+    }
+    b = b
+        .u32(0)
+        .u16(u16::MAX)
+        .u32(0)
+        .u32(0)
+        .fill(0, 24)
+        .u32(0)
+        .u32(0)
+        .u32(0);
+    let bytes = b.finish();
+    let m = roundtrip_bytes(&SourceNav, &bytes).expect("max counts");
+    assert_eq!(m.places.len(), 65_535);
+    assert_eq!(m.areas[0].hiding_spots.len(), 255);
+    assert_eq!(m.areas[0].place, u16::MAX);
+    // A place index equal to the directory size is valid (1-based), one more would not be.
+    assert!(
+        SourceNav
+            .validate(&m)
+            .iter()
+            .all(|f| !f.location.ends_with("place"))
+    );
+    let mut too_many = m.clone();
+    too_many.places.push(nav_source::NavString::default());
+    let err = SourceNav.write(&too_many).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nav-source: places count: 65536 does not fit the field's 16-bit range"
+    );
+}
