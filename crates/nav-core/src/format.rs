@@ -78,6 +78,19 @@ pub trait Format {
         Vec::new()
     }
 
+    /// The model as world-space polygons and a graph, for export and pictures. `None` for a
+    /// format that has not mapped itself yet.
+    fn geometry(&self, _model: &Self::Model) -> Option<crate::geometry::Geometry> {
+        None
+    }
+
+    /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, or
+    /// `None` for a format that has no builder. The builder refuses meshes the format cannot hold
+    /// with an error naming the limit.
+    fn build(&self, _mesh: &crate::geometry::TriangleMesh) -> Option<Result<Self::Model>> {
+        None
+    }
+
     /// Parses and copies into the model in one step.
     fn read(&self, bytes: &[u8]) -> Result<Self::Model> {
         let view = self.parse(bytes)?;

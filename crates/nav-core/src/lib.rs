@@ -10,6 +10,8 @@
 //! - [`Error`]: the one error type, with a [`ErrorKind`], a byte offset and a field path.
 //! - [`Format`]: the trait every format implements (name, sniff, parse, to_model, write, validate,
 //!   summary, dump), and [`Finding`]/[`Summary`] that it returns.
+//! - [`geometry`]: a format-neutral view of a navmesh (world-space polygons and a graph) that
+//!   the exporters and the renderer work on.
 //! - [`oracle`]: the round-trip checks used by the tests, the fuzz targets and `navkit roundtrip`.
 //! - [`testing`]: a little-endian byte builder for hand-made inputs, a hex-diff assertion and the
 //!   corpus walker.
@@ -34,6 +36,7 @@
 pub mod cursor;
 pub mod error;
 pub mod format;
+pub mod geometry;
 pub mod oracle;
 pub mod scalar;
 pub mod testing;

@@ -38,6 +38,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod dump;
+mod geometry;
 pub mod layout;
 pub mod model;
 mod validate;
@@ -45,6 +46,7 @@ pub mod view;
 mod write;
 
 pub use dump::dump;
+pub use geometry::geometry;
 pub use layout::{EdictLayout, Layout, Magic};
 pub use model::{
     Edict, EdictEntity, Link, LinkFlags, LinkType, NavFile, Node, NodeFlags, Traversal, Vec3,
@@ -124,5 +126,9 @@ impl Format for Quake {
 
     fn dump(&self, model: &NavFile, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
         dump(model, out)
+    }
+
+    fn geometry(&self, model: &NavFile) -> Option<nav_core::geometry::Geometry> {
+        Some(geometry(model))
     }
 }

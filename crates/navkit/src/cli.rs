@@ -18,7 +18,8 @@ Formats (for --format):
   nav-quake     Quake NAV2 (v12-18) and Quake II NAV3 (v2-6) bot navigation .nav
   nav-source    Valve Source engine .nav (magic 0xFEEDFACE, v1-16, per-game data)
   nav2-mgsv     Fox Engine .nav2 (Metal Gear Solid V, Metal Gear Survive)
-  nvnm-skyrim   Skyrim NVNM navmesh geometry (.nvnm blobs); plugins are skyrim-plugin
+  nvnm-skyrim   Skyrim NVNM navmesh geometry (.nvnm blobs, chosen by ending or --format)
+  skyrim-plugin Skyrim plugins (.esp/.esm/.esl) with the navmeshes inside
   jmxvnvm       Silkroad Online terrain navmesh JMXVNVM 1000 (.nvm)
 The format is found from the file's signature; `navkit formats` lists what this build reads.
 
@@ -28,7 +29,10 @@ Examples:
   navkit info maps/e1m1.nav
   navkit roundtrip samples
   navkit to-json dm4.nav -o dm4.json && navkit from-json dm4.json -o dm4.nav
-  navkit validate --json de_dust2.nav";
+  navkit validate --json de_dust2.nav
+  navkit export de_dust2.nav -o de_dust2.glb
+  navkit render de_dust2.nav -o de_dust2.png --size 2048
+  navkit build --format nav2-mgsv level.obj -o level.nav2";
 
 /// Inspect, validate, convert and round-trip navigation meshes of five game engines.
 #[derive(Debug, Parser)]
@@ -108,6 +112,60 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Export the navmesh for a 3D tool: Wavefront OBJ (`.obj`) or glTF 2.0 binary (`.glb`).
+    ///
+    /// Coordinates are turned to Y-up, so the navmesh lines up with the level in Blender. OBJ has
+    /// one group per attribute kind and graph links as lines; glTF has one primitive per kind with
+    /// a coloured material and the kind's name in `extras`.
+    Export {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write; the ending picks the format (`.obj` or `.glb`).
+        #[arg(short, long, value_name = "OUT.obj|OUT.glb")]
+        output: PathBuf,
+    },
+    /// Draw the navmesh from above: PNG (`.png`) or SVG (`.svg`), coloured by attribute, with a legend.
+    Render {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write; the ending picks the format (`.png` or `.svg`).
+        #[arg(short, long, value_name = "OUT.png|OUT.svg")]
+        output: PathBuf,
+        /// Length of the longer side of the plan, in pixels (64 to 8192).
+        #[arg(long, default_value_t = 1024, value_name = "PX")]
+        size: u32,
+    },
+    /// Make a new navmesh from a triangle mesh in Wavefront OBJ (needs --format).
+    ///
+    /// The OBJ's coordinates are taken as the target game's world axes. The result is laid out as
+    /// the game lays out its own files, so that `navkit validate` finds nothing on it.
+    Build {
+        /// The triangle mesh (`.obj`); polygons with more than three corners are triangulated.
+        mesh: PathBuf,
+        /// Where to write the navmesh.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Write every navmesh (NVNM) of a Skyrim plugin to `<plugin>_<FormID>.nvnm` files.
+    Extract {
+        /// The plugin (`.esp`, `.esm`, `.esl`).
+        plugin: PathBuf,
+        /// The folder to write into (made if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
+    /// Put a navmesh (NVNM) back into a Skyrim plugin, fixing the record and group sizes.
+    Replace {
+        /// The plugin (`.esp`, `.esm`, `.esl`).
+        plugin: PathBuf,
+        /// FormID of the NAVM record, in hex (`0x0507C5B6` or `0507C5B6`).
+        form_id: String,
+        /// The new NVNM blob.
+        nvnm: PathBuf,
+        /// Where to write the new plugin.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
     /// List the formats this build reads and writes.
     Formats {
         /// Print JSON instead of text.
@@ -186,6 +244,16 @@ fn run(cli: Cli) -> CmdResult {
             json,
         } => roundtrip(forced, &paths, &exclude, json),
         Command::Validate { file, json } => validate(forced, &file, json),
+        Command::Export { file, output } => export(forced, &file, &output),
+        Command::Render { file, output, size } => render(forced, &file, &output, size),
+        Command::Build { mesh, output } => build(forced, &mesh, &output),
+        Command::Extract { plugin, output } => extract(&plugin, &output),
+        Command::Replace {
+            plugin,
+            form_id,
+            nvnm,
+            output,
+        } => replace(&plugin, &form_id, &nvnm, &output),
         Command::Formats { json } => formats(json),
     }
 }
@@ -529,6 +597,139 @@ fn validate(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> 
     } else {
         Ok(())
     }
+}
+
+fn geometry_of(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+) -> Result<nav_core::geometry::Geometry, Failure> {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    format
+        .geometry(&bytes)
+        .map_err(|e| input_error(path, e))?
+        .ok_or_else(|| {
+            input_error(
+                path,
+                format!("{} has no geometry mapping yet", format.name()),
+            )
+        })
+}
+
+fn ending(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+    let kind = ending(out);
+    if kind != "obj" && kind != "glb" {
+        return Err(Failure::Usage(format!(
+            "{}: export writes .obj or .glb files",
+            out.display()
+        )));
+    }
+    let g = geometry_of(forced, path)?;
+    let source = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bytes = if kind == "obj" {
+        crate::export::to_obj(&g, &source).into_bytes()
+    } else {
+        crate::export::to_glb(&g, &source).map_err(|e| input_error(path, e))?
+    };
+    write_out(out, &bytes)?;
+    eprintln!(
+        "navkit: wrote {} ({} polygons, {} graph nodes, {} graph links)",
+        out.display(),
+        g.polygons.len(),
+        g.nodes.len(),
+        g.links.len()
+    );
+    Ok(())
+}
+
+fn render(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path, size: u32) -> CmdResult {
+    let kind = ending(out);
+    if kind != "png" && kind != "svg" {
+        return Err(Failure::Usage(format!(
+            "{}: render writes .png or .svg files",
+            out.display()
+        )));
+    }
+    if !(64..=crate::render::MAX_SIZE).contains(&size) {
+        return Err(Failure::Usage(format!(
+            "--size {size} is outside 64 to {}",
+            crate::render::MAX_SIZE
+        )));
+    }
+    let g = geometry_of(forced, path)?;
+    let bytes = if kind == "svg" {
+        crate::render::to_svg(&g, size).into_bytes()
+    } else {
+        crate::render::to_png(&g, size).map_err(|e| input_error(path, e))?
+    };
+    write_out(out, &bytes)
+}
+
+/// Reads a Wavefront OBJ file as one triangle mesh: every object merged, polygons triangulated.
+pub fn read_obj(path: &Path) -> Result<nav_core::geometry::TriangleMesh, String> {
+    let options = tobj::LoadOptions {
+        triangulate: true,
+        single_index: true,
+        ..tobj::LoadOptions::default()
+    };
+    let (models, _) =
+        tobj::load_obj(path, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut mesh = nav_core::geometry::TriangleMesh::default();
+    for m in models {
+        let base = u32::try_from(mesh.vertices.len()).map_err(|_| "too many vertices")?;
+        mesh.vertices
+            .extend(m.mesh.positions.chunks_exact(3).map(|p| [p[0], p[1], p[2]]));
+        for t in m.mesh.indices.chunks_exact(3) {
+            mesh.triangles.push([base + t[0], base + t[1], base + t[2]]);
+        }
+    }
+    if mesh.triangles.is_empty() {
+        return Err(format!("{}: no faces in the mesh", path.display()));
+    }
+    Ok(mesh)
+}
+
+fn build(forced: Option<&'static dyn AnyFormat>, mesh_path: &Path, out: &Path) -> CmdResult {
+    let format =
+        forced.ok_or_else(|| Failure::Usage("build needs --format: the format to make".into()))?;
+    let mesh = read_obj(mesh_path).map_err(Failure::Input)?;
+    let bytes = format
+        .build(&mesh)
+        .ok_or_else(|| Failure::Usage(format!("{} has no builder", format.name())))?
+        .map_err(|e| input_error(mesh_path, e))?;
+    write_out(out, &bytes)?;
+    eprintln!(
+        "navkit: built {} from {} triangles ({} bytes)",
+        out.display(),
+        mesh.triangles.len(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+fn extract(plugin: &Path, out: &Path) -> CmdResult {
+    let written = crate::skyrim::extract(plugin, out).map_err(Failure::Input)?;
+    for p in &written {
+        out!("{}", p.display());
+    }
+    eprintln!("navkit: {} navmeshes extracted", written.len());
+    Ok(())
+}
+
+fn replace(plugin: &Path, form_id: &str, nvnm: &Path, out: &Path) -> CmdResult {
+    let digits = form_id.trim_start_matches("0x").trim_start_matches("0X");
+    let id = u32::from_str_radix(digits, 16)
+        .map_err(|_| Failure::Usage(format!("FormID `{form_id}` is not a hexadecimal number")))?;
+    crate::skyrim::replace(plugin, id, nvnm, out).map_err(Failure::Input)
 }
 
 fn formats(json: bool) -> CmdResult {

@@ -6,5 +6,10 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod cli;
+pub mod export;
+pub mod font;
+pub mod palette;
 pub mod registry;
+pub mod render;
+pub mod skyrim;
 pub mod walk;

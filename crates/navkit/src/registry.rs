@@ -6,6 +6,7 @@
 //!
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
+use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::oracle::{RoundtripError, roundtrip_bytes};
 use nav_core::{Error, Finding, Format, Summary};
 use serde::Serialize;
@@ -53,6 +54,10 @@ pub trait AnyFormat: Sync {
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure>;
     /// Semantic findings.
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error>;
+    /// The file as world-space polygons and a graph; `Ok(None)` when the format has no mapping.
+    fn geometry(&self, bytes: &[u8]) -> Result<Option<Geometry>, Error>;
+    /// A new file built from a triangle mesh; `None` when the format has no builder.
+    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>>;
 }
 
 impl<F> AnyFormat for F
@@ -130,6 +135,14 @@ where
 
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error> {
         Ok(Format::validate(self, &self.read(bytes)?))
+    }
+
+    fn geometry(&self, bytes: &[u8]) -> Result<Option<Geometry>, Error> {
+        Ok(Format::geometry(self, &self.read(bytes)?))
+    }
+
+    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>> {
+        Format::build(self, mesh).map(|model| self.write(&model?))
     }
 }
 
