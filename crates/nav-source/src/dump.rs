@@ -8,7 +8,7 @@ use core::fmt::{self, Write};
 
 use nav_core::RawF32;
 
-use crate::model::{AreaCustom, EncounterPath, SourceMesh};
+use crate::model::{ApproachArea, AreaCustom, EncounterPath, SourceMesh};
 
 struct V3<'a>(&'a [RawF32]);
 
@@ -28,6 +28,29 @@ impl fmt::Display for V3<'_> {
 fn list<T: fmt::Debug>(out: &mut dyn Write, name: &str, items: &[T]) -> fmt::Result {
     if !items.is_empty() {
         writeln!(out, "    {name} ({}): {items:?}", items.len())?;
+    }
+    Ok(())
+}
+
+fn approach(out: &mut dyn Write, name: &str, items: &[ApproachArea]) -> fmt::Result {
+    let tuples: Vec<_> = items
+        .iter()
+        .map(|a| {
+            (
+                a.here_area_id,
+                a.prev_area_id,
+                a.prev_to_here_how,
+                a.next_area_id,
+                a.here_to_next_how,
+            )
+        })
+        .collect();
+    if !tuples.is_empty() {
+        writeln!(
+            out,
+            "    {name} (here, prev, prev_to_here_how, next, here_to_next_how) ({}): {tuples:?}",
+            tuples.len()
+        )?;
     }
     Ok(())
 }
@@ -93,7 +116,7 @@ pub fn dump(mesh: &SourceMesh, out: &mut dyn Write) -> fmt::Result {
                 s.flags
             )?;
         }
-        list(out, "approach_areas", &a.approach_areas)?;
+        approach(out, "approach_areas", &a.approach_areas)?;
         for p in &a.encounter_paths {
             match p {
                 EncounterPath::Positions {
@@ -151,7 +174,7 @@ pub fn dump(mesh: &SourceMesh, out: &mut dyn Write) -> fmt::Result {
         match &a.custom {
             AreaCustom::None => {}
             AreaCustom::CounterStrike { approach_areas } => {
-                list(out, "cs approach_areas", approach_areas)?;
+                approach(out, "cs approach_areas", approach_areas)?;
             }
             AreaCustom::TeamFortress2 { tf_attributes } => {
                 writeln!(out, "    tf_attributes {tf_attributes:#x}")?;
