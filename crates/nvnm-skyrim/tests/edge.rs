@@ -551,6 +551,21 @@ fn large_subrecords_use_xxxx() {
     let data = LeBuilder::new().magic(b"XXXX").u16(2).u16(0).finish();
     let err = Plugin.parse(&navm_with(&data, 0)).unwrap_err();
     assert!(err.to_string().contains("size 2 is not 4"), "{err}");
+    // Two in a row name no subrecord (the writer could not give them back).
+    let data = LeBuilder::new()
+        .magic(b"XXXX")
+        .u16(4)
+        .u32(2)
+        .magic(b"XXXX")
+        .u16(0)
+        .u16(0)
+        .finish();
+    let err = Plugin.parse(&navm_with(&data, 0)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("a second XXXX cannot follow an XXXX"),
+        "{err}"
+    );
     // And must be followed by a subrecord.
     let data = LeBuilder::new().magic(b"XXXX").u16(4).u32(9).finish();
     assert!(Plugin.parse(&navm_with(&data, 0)).is_err());

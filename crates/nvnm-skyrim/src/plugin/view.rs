@@ -211,6 +211,12 @@ fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
             let real = cur.u32("XXXX size")?;
             let at = cur.offset();
             let h: &SubrecordHeader = cur.read(format_args!("subrecord after XXXX at {at:#x}"))?;
+            if &h.signature == b"XXXX" {
+                return Err(cur.invalid(
+                    format_args!("subrecord after XXXX at {at:#x}"),
+                    "a second XXXX cannot follow an XXXX",
+                ));
+            }
             let start = cur.offset();
             let len = usize::try_from(real).unwrap_or(usize::MAX);
             cur.bytes(
