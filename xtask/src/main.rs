@@ -25,14 +25,19 @@ fn main() -> ExitCode {
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
             None => fuzz_smoke(20),
             Some(Ok(s)) => fuzz_smoke(s),
-            Some(Err(_)) => Err(format!("fuzz-smoke takes a number of seconds, not {:?}", args[1])),
+            Some(Err(_)) => Err(format!(
+                "fuzz-smoke takes a number of seconds, not {:?}",
+                args[1]
+            )),
         },
         Some("release") => match args.get(1) {
             Some(v) => release(v, args.iter().any(|a| a == "--dry-run")),
             None => Err("release needs a VERSION, such as 0.2.0".into()),
         },
         _ => {
-            eprintln!("usage: cargo xtask <ci | corpus [DIR] | fuzz-smoke [SECONDS] | release VERSION [--dry-run]>");
+            eprintln!(
+                "usage: cargo xtask <ci | corpus [DIR] | fuzz-smoke [SECONDS] | release VERSION [--dry-run]>"
+            );
             return ExitCode::from(2);
         }
     };
@@ -52,7 +57,11 @@ fn root() -> PathBuf {
 fn run(cmd: &mut Command) -> Result {
     eprintln!("xtask: running {cmd:?}");
     let status = cmd.status().map_err(|e| format!("{cmd:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{cmd:?} failed with {status}")) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
 }
 
 fn cargo() -> Command {
@@ -71,41 +80,71 @@ fn corpus_root() -> Option<PathBuf> {
 
 fn ci() -> Result {
     run(cargo().args(["fmt", "--all", "--check"]))?;
-    run(cargo().args(["clippy", "--workspace", "--all-targets", "--all-features", "--", "-D", "warnings"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--all-features",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     let mut test = cargo();
-    test.args(["test", "--workspace", "--all-features"]).env("INSTA_UPDATE", "no");
+    test.args(["test", "--workspace", "--all-features"])
+        .env("INSTA_UPDATE", "no");
     if corpus_root().is_some() {
         test.env("NAVKIT_REQUIRE_CORPUS", "1");
     }
     run(&mut test)?;
-    run(cargo().args(["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"))?;
+    run(cargo()
+        .args(["doc", "--workspace", "--no-deps"])
+        .env("RUSTDOCFLAGS", "-D warnings"))?;
     corpus(None)
 }
 
 fn navkit_binary() -> Result<PathBuf> {
     run(cargo().args(["build", "--release", "--quiet", "-p", "navkit"]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root().join("target"));
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
     let bin = target.join("release").join("navkit");
-    if bin.is_file() { Ok(bin) } else { Err(format!("{} was not built", bin.display())) }
+    if bin.is_file() {
+        Ok(bin)
+    } else {
+        Err(format!("{} was not built", bin.display()))
+    }
 }
 
 fn corpus(dir: Option<PathBuf>) -> Result {
     let Some(dir) = dir.or_else(corpus_root) else {
-        eprintln!("xtask: note: no corpus found (set NAVKIT_CORPUS or put shared/ beside the checkout); nothing checked");
+        eprintln!(
+            "xtask: note: no corpus found (set NAVKIT_CORPUS or put shared/ beside the checkout); nothing checked"
+        );
         return Ok(());
     };
     let navkit = navkit_binary()?;
     // Every file that is not a negative sample must round-trip.
-    run(Command::new(&navkit).arg("roundtrip").arg(&dir).args(["--exclude", "negative"]))?;
+    run(Command::new(&navkit)
+        .arg("roundtrip")
+        .arg(&dir)
+        .args(["--exclude", "negative"]))?;
     // Every negative sample must be refused with exit 1 and a message (never a panic).
     let mut negatives = Vec::new();
     collect_negatives(&dir, false, &mut negatives);
     negatives.sort();
     for file in &negatives {
-        let out = Command::new(&navkit).arg("info").arg(file).output().map_err(|e| e.to_string())?;
+        let out = Command::new(&navkit)
+            .arg("info")
+            .arg(file)
+            .output()
+            .map_err(|e| e.to_string())?;
         let msg = String::from_utf8_lossy(&out.stderr);
         if out.status.code() != Some(1) || msg.trim().is_empty() {
-            return Err(format!("negative sample {} was not refused cleanly: {:?} {msg}", file.display(), out.status));
+            return Err(format!(
+                "negative sample {} was not refused cleanly: {:?} {msg}",
+                file.display(),
+                out.status
+            ));
         }
         println!("refused  {}: {}", file.display(), msg.trim());
     }
@@ -114,7 +153,9 @@ fn corpus(dir: Option<PathBuf>) -> Result {
 }
 
 fn collect_negatives(dir: &Path, inside: bool, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let path = e.path();
         let negative = inside || e.file_name() == "negative";
@@ -127,14 +168,20 @@ fn collect_negatives(dir: &Path, inside: bool, out: &mut Vec<PathBuf>) {
 }
 
 fn fuzz_targets() -> Result<Vec<String>> {
-    let toml = std::fs::read_to_string(root().join("fuzz/Cargo.toml")).map_err(|e| format!("fuzz/Cargo.toml: {e}"))?;
+    let toml = std::fs::read_to_string(root().join("fuzz/Cargo.toml"))
+        .map_err(|e| format!("fuzz/Cargo.toml: {e}"))?;
     let mut names = Vec::new();
     let mut in_bin = false;
     for line in toml.lines().map(str::trim) {
         if line.starts_with('[') {
             in_bin = line == "[[bin]]";
         } else if in_bin && let Some(v) = line.strip_prefix("name") {
-            names.push(v.trim_start_matches([' ', '=']).trim().trim_matches('"').to_string());
+            names.push(
+                v.trim_start_matches([' ', '='])
+                    .trim()
+                    .trim_matches('"')
+                    .to_string(),
+            );
         }
     }
     Ok(names)
@@ -144,29 +191,41 @@ fn fuzz_smoke(seconds: u32) -> Result {
     let targets = fuzz_targets()?;
     let fuzz_dir = root().join("fuzz");
     // Stable compilers accept the sanitizer-free build when told to behave as nightly.
-    let nightly = Command::new("rustc").arg("--version").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nightly"));
+    let nightly = Command::new("rustc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nightly"));
     for t in &targets {
         let seeds = fuzz_dir.join("corpus").join(t);
         std::fs::create_dir_all(&seeds).map_err(|e| e.to_string())?;
         copy_samples(&root().join("samples"), &seeds);
         let mut cmd = cargo();
-        cmd.current_dir(&fuzz_dir).args(["fuzz", "run", "-s", "none", t]).arg(&seeds).args([
-            "--",
-            &format!("-max_total_time={seconds}"),
-            "-rss_limit_mb=2048",
-            "-max_len=1048576",
-        ]);
+        cmd.current_dir(&fuzz_dir)
+            .args(["fuzz", "run", "-s", "none", t])
+            .arg(&seeds)
+            .args([
+                "--",
+                &format!("-max_total_time={seconds}"),
+                "-rss_limit_mb=2048",
+                "-max_len=1048576",
+            ]);
         if !nightly {
             cmd.env("RUSTC_BOOTSTRAP", "1");
         }
-        run(&mut cmd).map_err(|e| format!("{e} (is cargo-fuzz installed? `cargo install cargo-fuzz`)"))?;
+        run(&mut cmd)
+            .map_err(|e| format!("{e} (is cargo-fuzz installed? `cargo install cargo-fuzz`)"))?;
     }
-    println!("fuzz smoke: {} targets ran {seconds} s each without a finding", targets.len());
+    println!(
+        "fuzz smoke: {} targets ran {seconds} s each without a finding",
+        targets.len()
+    );
     Ok(())
 }
 
 fn copy_samples(dir: &Path, to: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let path = e.path();
         if path.is_dir() {
@@ -184,11 +243,20 @@ fn release(version: &str, dry_run: bool) -> Result {
     }
     let changelog_path = root().join("CHANGELOG.md");
     let changelog = std::fs::read_to_string(&changelog_path).map_err(|e| e.to_string())?;
-    let unreleased = changelog.find("## [Unreleased]").ok_or("CHANGELOG.md has no `## [Unreleased]` section")?;
+    let unreleased = changelog
+        .find("## [Unreleased]")
+        .ok_or("CHANGELOG.md has no `## [Unreleased]` section")?;
     let body_start = unreleased + "## [Unreleased]".len();
-    let body_end = changelog[body_start..].find("\n## [").map_or(changelog.len(), |i| body_start + i);
-    if !changelog[body_start..body_end].lines().any(|l| l.trim_start().starts_with("- ")) {
-        return Err("no entries under `## [Unreleased]` in CHANGELOG.md: nothing to release".into());
+    let body_end = changelog[body_start..]
+        .find("\n## [")
+        .map_or(changelog.len(), |i| body_start + i);
+    if !changelog[body_start..body_end]
+        .lines()
+        .any(|l| l.trim_start().starts_with("- "))
+    {
+        return Err(
+            "no entries under `## [Unreleased]` in CHANGELOG.md: nothing to release".into(),
+        );
     }
     let date = today();
     let new_changelog = format!(
@@ -200,14 +268,20 @@ fn release(version: &str, dry_run: bool) -> Result {
     let manifest = std::fs::read_to_string(&manifest_path).map_err(|e| e.to_string())?;
     let new_manifest = set_versions(&manifest, version)?;
     if dry_run {
-        println!("dry run: would set the workspace version to {version} and date the changelog section {date}");
+        println!(
+            "dry run: would set the workspace version to {version} and date the changelog section {date}"
+        );
     } else {
         std::fs::write(&changelog_path, new_changelog).map_err(|e| e.to_string())?;
         std::fs::write(&manifest_path, new_manifest).map_err(|e| e.to_string())?;
     }
     // Packaging checks of every publishable crate, in dependency order (cargo orders them).
     run(cargo().args(["publish", "--workspace", "--dry-run", "--allow-dirty"]))?;
-    if Command::new("cargo-semver-checks").arg("--version").output().is_ok() {
+    if Command::new("cargo-semver-checks")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
         run(cargo().args(["semver-checks", "--workspace"]))?;
     } else {
         println!("cargo-semver-checks is not installed; API compatibility not checked");
@@ -232,8 +306,14 @@ fn set_versions(manifest: &str, version: &str) -> Result<String> {
             match line.find("version = \"") {
                 Some(i) => {
                     let rest = &line[i + 11..];
-                    let end = rest.find('"').ok_or("malformed version in a workspace dependency")?;
-                    out.push_str(&format!("{}version = \"{version}\"{}\n", &line[..i], &rest[end + 1..]));
+                    let end = rest
+                        .find('"')
+                        .ok_or("malformed version in a workspace dependency")?;
+                    out.push_str(&format!(
+                        "{}version = \"{version}\"{}\n",
+                        &line[..i],
+                        &rest[end + 1..]
+                    ));
                 }
                 None => out.push_str(&format!("{line}\n")),
             }
@@ -242,12 +322,18 @@ fn set_versions(manifest: &str, version: &str) -> Result<String> {
             out.push('\n');
         }
     }
-    if set_package { Ok(out) } else { Err("no version in [workspace.package]".into()) }
+    if set_package {
+        Ok(out)
+    } else {
+        Err("no version in [workspace.package]".into())
+    }
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
 fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     let days = (secs / 86_400) as i64;
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let z = days + 719_468;
