@@ -906,6 +906,29 @@ fn add(base: usize, off: impl Into<u64>, field: impl fmt::Display) -> Result<usi
         })
 }
 
+/// Refuses a stored offset or size that the parser does not follow but that must still point
+/// inside `limit` bytes.
+fn within(
+    target: u64,
+    limit: usize,
+    stored_at: usize,
+    field: impl fmt::Display,
+    what: &str,
+) -> Result<()> {
+    if target > limit as u64 {
+        return Err(Error::new(
+            FORMAT,
+            field,
+            ErrorKind::BadOffset {
+                offset: stored_at,
+                target,
+                reason: format!("past the end of the {what} ({limit:#x})"),
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// Parses a whole file.
 pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
     if data.len() > MAX_FILE_LEN {
@@ -962,6 +985,30 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
         r.mark(at, core::mem::size_of_val(c), "ChunkDescs")?;
         c
     };
+
+    for (i, d) in chunk_descs.iter().enumerate() {
+        within(
+            u64::from(d.data_offset.get()),
+            data.len(),
+            descs_at.saturating_add(4 + 12 * i + 4),
+            At("ChunkDescs", i, " DataOffset"),
+            "file",
+        )?;
+    }
+    within(
+        u64::from(header.chunks_offset.get()),
+        data.len(),
+        0x08,
+        "FileHeader ChunksOffset",
+        "file",
+    )?;
+    within(
+        u64::from(header.island_graphs_offset.get()),
+        data.len(),
+        0x18,
+        "FileHeader IslandGraphsOffset",
+        "file",
+    )?;
 
     // Chunks, stored by type.
     let chunk_count = header.chunk_count.get();
@@ -1349,6 +1396,13 @@ fn parse_navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshCh
 
 fn parse_segment_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<SegmentChunkView<'a>> {
     let header: &SegmentChunkHeader = r.read(p, "header")?;
+    within(
+        (p as u64).saturating_add(u64::from(header.self_size.get())),
+        r.end,
+        p + 8,
+        "SelfSize",
+        "chunk",
+    )?;
     let n = header.segment_count.get() as usize;
     let bounds = r.slice(
         add(p, header.bounds_offset.get(), "BoundsOffset")?,
@@ -1372,6 +1426,13 @@ fn parse_segment_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<SegmentGr
     for (s, e) in [(0, 12), (16, 22), (26, 28)] {
         r.mark(p + s, e - s, "header")?;
     }
+    within(
+        (p as u64).saturating_add(u64::from(header.self_size.get())),
+        r.end,
+        p + 16,
+        "SelfSize",
+        "chunk",
+    )?;
     let n = usize::from(header.node_count.get());
     let positions = r.slice(
         add(p, header.positions_offset.get(), "PositionsOffset")?,
@@ -1493,6 +1554,13 @@ fn parse_search_space<'a>(r: &mut Reader<'a, '_>, s: usize) -> Result<SearchSpac
         .iter()
         .try_fold(1u64, |acc, c| acc.checked_mul(u64::from(c.get())))
         .unwrap_or(u64::MAX);
+    within(
+        (s as u64).saturating_add(u64::from(header.bucket_entries_offset.get())),
+        r.end,
+        s + 40,
+        "BucketEntriesOffset",
+        "file",
+    )?;
     let descs_at = add(s, header.bucket_descs_offset.get(), "BucketDescsOffset")?;
     let bucket_descs: &[BucketDescRecord] = {
         let c = r

@@ -256,6 +256,27 @@ fn bad_and_overlapping_offsets_are_refused() {
         e.contains("type 3 where the type-major order puts a NavigationGraph"),
         "{e}"
     );
+    // A ChunkDesc DataOffset past the file.
+    let mut b = good.clone();
+    set_u32(&mut b, 96 + 4 + 12 + 4, len + 1);
+    let e = err(&b);
+    assert!(
+        e.contains("ChunkDescs[1] DataOffset") && e.contains("past the end of the file"),
+        "{e}"
+    );
+    // A SegmentChunk SelfSize past its chunk.
+    let mut at = 144;
+    for _ in 0..2 {
+        at += u32_at(&good, at + 4) as usize;
+    }
+    assert_eq!(u32_at(&good, at), 4, "the third chunk is the SegmentChunk");
+    let mut b = good.clone();
+    set_u32(&mut b, at + 16 + 8, 0x1000);
+    let e = err(&b);
+    assert!(
+        e.contains("chunks[2] (SegmentChunk) SelfSize") && e.contains("past the end of the chunk"),
+        "{e}"
+    );
     // IslandGraphCount without an offset.
     let mut b = good.clone();
     set_u32(&mut b, 0x18, 0);
