@@ -15,7 +15,7 @@ use crate::plugin::{COMPRESSED, Compression, Group, Item, NavmeshBody, PluginFil
 use crate::plugin::{RecordBody, Signature, Subrecord};
 
 /// A floor of `n × n` quads at height `z`, neighbours linked, a `divisor`-wide grid.
-pub fn floor(n: u16, z: f32, divisor: u32) -> NavmeshGeometry {
+pub fn floor(n: u16, z: f32, divisor: u8) -> NavmeshGeometry {
     let mut m = NavmeshGeometry::new_skyrim(0);
     let side = n + 1;
     for j in 0..side {

@@ -135,17 +135,18 @@ pub struct Grid {
 
 impl Grid {
     /// A grid of `divisor²` empty cells over the given bounds, with the cell sizes the Creation
-    /// Kit computes (`(max - min) / divisor`).
-    pub fn empty(divisor: u32, min: [RawF32; 3], max: [RawF32; 3]) -> Grid {
-        let d = divisor.max(1) as f32;
+    /// Kit computes (`(max - min) / divisor`). Real grids use divisors 1 to 12; the `u8` keeps a
+    /// built grid small.
+    pub fn empty(divisor: u8, min: [RawF32; 3], max: [RawF32; 3]) -> Grid {
+        let d = f32::from(divisor.max(1));
         let size = |a: usize| {
             let lo = min.get(a).map_or(0.0, |v| v.get());
             let hi = max.get(a).map_or(0.0, |v| v.get());
             RawF32::new((hi - lo) / d)
         };
-        let n = (divisor as usize).saturating_mul(divisor as usize);
+        let n = usize::from(divisor) * usize::from(divisor);
         Grid {
-            divisor,
+            divisor: u32::from(divisor),
             cell_size: [size(0), size(1)],
             min,
             max,
@@ -227,7 +228,7 @@ impl NavmeshGeometry {
     /// Recomputes the grid bounds from the vertices, and fills the cells of a `divisor`-wide grid
     /// with every triangle whose XY bounding box touches the cell (lists sorted ascending), as
     /// the Creation Kit lays it out. Triangle indices past `i16::MAX` are left out.
-    pub fn rebuild_grid(&mut self, divisor: u32) {
+    pub fn rebuild_grid(&mut self, divisor: u8) {
         let mut min = [f32::INFINITY; 3];
         let mut max = [f32::NEG_INFINITY; 3];
         for v in &self.vertices {
@@ -241,7 +242,7 @@ impl NavmeshGeometry {
             max = [0.0; 3];
         }
         let mut grid = Grid::empty(divisor, min.map(RawF32::new), max.map(RawF32::new));
-        let d = divisor as usize;
+        let d = usize::from(divisor);
         let cw = grid.cell_size[0].get();
         let ch = grid.cell_size[1].get();
         let cell_of = |value: f32, lo: f32, size: f32| -> usize {
