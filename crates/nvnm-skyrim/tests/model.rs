@@ -114,9 +114,24 @@ fn a_plugin_model_survives_json() {
     let json = serde_json::to_value(&model).unwrap();
     // Readable: signatures as text, flags as numbers.
     assert_eq!(json["header"]["signature"], "TES4");
-    let back: PluginFile = serde_json::from_value(json).unwrap();
+    // Raw bytes are hex: HEDR, 12 bytes, version 1.71 …
+    let raw = json["header"]["body"]["Raw"].as_str().unwrap();
+    assert!(raw.starts_with("484544520c0048e1da3f"), "{raw}");
+    let back: PluginFile = serde_json::from_value(json.clone()).unwrap();
     assert_eq!(back, model);
     assert_eq!(Plugin.write(&back).unwrap(), bytes);
+    // An array of numbers reads too; odd or non-hex digits do not.
+    let mut json = json;
+    json["header"]["body"]["Raw"] = serde_json::json!([0x48, 0x45]);
+    let edited: PluginFile = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(edited.header.body, RecordBody::Raw(vec![0x48, 0x45]));
+    for bad in ["abc", "zz", "é0"] {
+        json["header"]["body"]["Raw"] = serde_json::json!(bad);
+        assert!(
+            serde_json::from_value::<PluginFile>(json.clone()).is_err(),
+            "{bad}"
+        );
+    }
 }
 
 #[test]

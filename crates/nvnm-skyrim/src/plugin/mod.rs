@@ -107,6 +107,66 @@ impl<'de> serde::Deserialize<'de> for Signature {
     }
 }
 
+/// Serde for raw bytes as one lowercase hex string (`"4544494403"`), which reads far better in
+/// JSON than an array of numbers; an array of numbers is accepted too.
+#[cfg(feature = "serde")]
+pub(crate) mod hex_bytes {
+    use core::fmt;
+
+    use serde::de::{self, SeqAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        let mut text = String::with_capacity(bytes.len() * 2);
+        for b in bytes {
+            text.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
+            text.push(char::from(b"0123456789abcdef"[usize::from(b & 15)]));
+        }
+        s.serialize_str(&text)
+    }
+
+    struct HexVisitor;
+
+    impl<'de> Visitor<'de> for HexVisitor {
+        type Value = Vec<u8>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string of hex digits, or an array of bytes")
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<u8>, E> {
+            if v.len() % 2 != 0 {
+                return Err(E::custom("hex bytes need an even number of digits"));
+            }
+            let digit = |c: u8| -> Result<u8, E> {
+                (c as char)
+                    .to_digit(16)
+                    .map(|d| d as u8)
+                    .ok_or_else(|| E::custom(format!("{:?} is not a hex digit", c as char)))
+            };
+            v.as_bytes()
+                .chunks(2)
+                .map(|pair| match pair {
+                    [hi, lo] => Ok(digit(*hi)? << 4 | digit(*lo)?),
+                    _ => Err(E::custom("hex bytes need an even number of digits")),
+                })
+                .collect()
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<u8>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(b) = seq.next_element::<u8>()? {
+                out.push(b);
+            }
+            Ok(out)
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        d.deserialize_any(HexVisitor)
+    }
+}
+
 /// Compresses with C zlib at `level` (default window, memory level and strategy), as the
 /// Creation Kit does.
 pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {

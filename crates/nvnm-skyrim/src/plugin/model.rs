@@ -28,6 +28,7 @@ pub enum Compression {
     /// written back as long as it still inflates to the record's subrecords.
     Kept {
         /// The stored zlib stream (after the 4-byte uncompressed size).
+        #[cfg_attr(feature = "serde", serde(with = "super::hex_bytes"))]
         stream: Vec<u8>,
     },
 }
@@ -39,7 +40,8 @@ pub enum Compression {
 pub struct Subrecord {
     /// Subrecord type (`EDID`, `NVNM`, `ONAM`, `PNAM`, `NNAM`).
     pub signature: Signature,
-    /// The payload.
+    /// The payload (hex in JSON).
+    #[cfg_attr(feature = "serde", serde(with = "super::hex_bytes"))]
     pub data: Vec<u8>,
     /// `Some(size field)` for the large form: an `XXXX` subrecord holding the real size, then
     /// this header with the given 16-bit size field (0 from the Creation Kit). Needed for
@@ -67,8 +69,8 @@ pub struct NavmeshBody {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum RecordBody {
-    /// The data as stored (any record but `NAVM`).
-    Raw(Vec<u8>),
+    /// The data as stored (any record but `NAVM`; hex in JSON).
+    Raw(#[cfg_attr(feature = "serde", serde(with = "super::hex_bytes"))] Vec<u8>),
     /// A `NAVM` record's data, opened.
     Navmesh(NavmeshBody),
 }
