@@ -72,7 +72,7 @@ pub fn validate(m: &Nav2File) -> Vec<Finding> {
         data_chunk(m, i, dc, &mut f);
     }
     for (i, g) in m.island_graphs.iter().enumerate() {
-        island_graph(m, i, g, &mut f);
+        island_graph(i, g, &mut f);
     }
     if let Some(s) = &m.search_space {
         search_space(m, s, &mut f);
@@ -492,7 +492,6 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
             }
         }
     }
-    let mut node_index_total = 0usize;
     for (k, n) in sg.nodes.iter().enumerate() {
         let at = |w: &str| at(format!("SegmentGraph Nodes[{k}] {w}"));
         if n.unknown != 0 {
@@ -515,7 +514,6 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
             }
         }
         for (l, link) in n.inside_links.iter().enumerate() {
-            node_index_total += link.navigation_graph_nodes.len();
             if usize::from(link.node_index) >= sg.nodes.len() {
                 f.push(Finding::error(
                     at(&format!("inside_links[{l}] NodeIndex")),
@@ -523,18 +521,10 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
                 ));
             }
         }
-        for link in &n.crossing_data_chunk_links {
-            node_index_total += link.navigation_graph_nodes.len();
-        }
-        for link in &n.crossing_tile_links {
-            node_index_total += link.navigation_graph_nodes.len();
-        }
     }
-    let _ = node_index_total;
 }
 
-fn island_graph(m: &Nav2File, i: usize, g: &IslandGraph, f: &mut Vec<Finding>) {
-    let _ = m;
+fn island_graph(i: usize, g: &IslandGraph, f: &mut Vec<Finding>) {
     let info_total: usize = g
         .connect_side_info_groups
         .iter()
