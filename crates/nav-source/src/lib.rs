@@ -39,6 +39,7 @@ mod arbitrary_impl;
 mod convert;
 pub mod dump;
 pub mod flavour;
+pub mod geometry;
 pub mod model;
 pub mod validate;
 pub mod view;
@@ -46,6 +47,7 @@ pub mod write;
 
 pub use convert::area_to_model;
 pub use flavour::{Flavour, Layout};
+pub use geometry::geometry;
 pub use model::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
     SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
@@ -145,5 +147,9 @@ impl Format for SourceNav {
 
     fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {
         dump::dump(model, out)
+    }
+
+    fn geometry(&self, model: &SourceMesh) -> Option<nav_core::geometry::Geometry> {
+        Some(geometry(model))
     }
 }
