@@ -35,6 +35,7 @@
 
 pub mod build;
 pub mod dump;
+pub mod geometry;
 pub mod model;
 pub mod query;
 pub mod validate;
@@ -46,6 +47,7 @@ use core::fmt;
 use nav_core::{Finding, Format, Result, Summary};
 
 pub use build::TerrainBuilder;
+pub use geometry::geometry;
 pub use model::{
     CellQuad, EdgeDirection, EdgeFlag, EdgeGlobal, EdgeInternal, Layout, LinkedEdge, NavMeshObj,
     NavMeshTerrain, PlaneMaps, PlaneType, Tile, TileFlag, TileMap,
@@ -127,5 +129,9 @@ impl Format for Nvm {
 
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
         dump::dump(model, out)
+    }
+
+    fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
+        Some(geometry(model))
     }
 }
