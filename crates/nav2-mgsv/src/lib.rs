@@ -42,7 +42,9 @@ use nav_core::{Finding, Format, Result, Summary};
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impls;
+pub mod build;
 pub mod dump;
+pub mod geometry;
 pub mod layout;
 pub mod model;
 pub mod validate;
@@ -133,5 +135,13 @@ impl Format for Nav2 {
 
     fn dump(&self, model: &Nav2File, out: &mut dyn fmt::Write) -> fmt::Result {
         dump::dump(model, out)
+    }
+
+    fn geometry(&self, model: &Nav2File) -> Option<nav_core::geometry::Geometry> {
+        Some(geometry::geometry(model))
+    }
+
+    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Nav2File>> {
+        Some(build::build(mesh))
     }
 }
