@@ -266,6 +266,37 @@ fn two_separate_squares_are_two_islands() {
 }
 
 #[test]
+fn a_triangle_soup_is_welded() {
+    // Every triangle with its own corners, as some exporters write them.
+    let rooms = read_obj("two_rooms.obj");
+    let mut soup = TriangleMesh::default();
+    for t in &rooms.triangles {
+        let base = soup.vertices.len() as u32;
+        soup.vertices.extend(t.map(|v| rooms.vertices[v as usize]));
+        soup.triangles.push([base, base + 1, base + 2]);
+    }
+    let m = check(&soup);
+    assert_eq!(m.island_graphs[0].nodes.len(), 1);
+}
+
+#[test]
+fn an_edge_of_three_triangles_has_no_neighbour() {
+    // A fin standing on the square's diagonal: three faces share the edge from 0 to 2.
+    let mut mesh = read_obj("flat_square.obj");
+    mesh.vertices.push([5.0, 5.0, -5.0]);
+    mesh.triangles.push([0, 2, 4]);
+    let m = Nav2.build(&mesh).unwrap().unwrap();
+    assert!(Nav2.validate(&m).is_empty());
+    let g = Nav2.geometry(&m).unwrap();
+    assert_eq!(g.polygons.len(), 3);
+    assert!(
+        g.polygons
+            .iter()
+            .all(|p| p.neighbours.iter().all(Option::is_none))
+    );
+}
+
+#[test]
 fn limits_are_named() {
     let err = |mesh: &TriangleMesh| Nav2.build(mesh).unwrap().unwrap_err().to_string();
 

@@ -220,3 +220,32 @@ fn every_corpus_file_maps_consistently() {
     // Game faces wind counter-clockwise seen from above, as the builder's input does.
     assert!(counter_clockwise > 100 * clockwise.max(1));
 }
+
+/// A deterministic pseudo-random byte stream (xorshift64*).
+fn stream(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn arbitrary_models_map_consistently() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let mut mapped = 0;
+    for seed in 0..2000u64 {
+        let data = stream(seed, 512 + (seed as usize % 7) * 512);
+        let Ok(model) = Nav2File::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        let g = Nav2.geometry(&model).unwrap();
+        assert!(g.is_consistent(), "seed {seed}");
+        mapped += 1;
+    }
+    assert!(mapped > 1000, "{mapped} models");
+}
