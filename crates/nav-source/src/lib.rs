@@ -87,14 +87,11 @@ impl Format for SourceNav {
     }
 
     fn sniff(&self, bytes: &[u8]) -> bool {
-        match (bytes.get(0..4), bytes.get(4..8)) {
-            (Some(magic), Some(version)) => {
-                let version = u32::from_le_bytes([version[0], version[1], version[2], version[3]]);
-                magic == flavour::MAGIC.to_le_bytes()
-                    && (1..=flavour::MAX_VERSION).contains(&version)
-            }
-            _ => false,
-        }
+        // The magic alone: Source 2 files carry it too, and the parser refuses them with an error
+        // that says what they are, which is more use than "unrecognised".
+        bytes
+            .get(0..4)
+            .is_some_and(|magic| magic == flavour::MAGIC.to_le_bytes())
     }
 
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {

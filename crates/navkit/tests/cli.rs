@@ -234,3 +234,23 @@ fn help_explains_formats_and_exit_status() {
     let o = navkit(&["formats"]);
     assert!(stdout(&o).contains("nav-quake"));
 }
+
+#[test]
+fn source_2_files_are_refused_with_a_message_that_says_so() {
+    let Some(dir) = nav_core::testing::corpus_dir("source") else {
+        return;
+    };
+    let mut refused = 0;
+    for entry in std::fs::read_dir(dir.join("negative")).unwrap() {
+        let path = entry.unwrap().path();
+        let o = navkit(&["info", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{}", path.display());
+        let err = stderr(&o);
+        assert!(
+            err.contains("nav-source") && err.contains("Source 2"),
+            "{err}"
+        );
+        refused += 1;
+    }
+    assert_eq!(refused, 2);
+}
