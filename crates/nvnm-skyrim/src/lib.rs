@@ -8,6 +8,9 @@
 //!   records are inflated and their subrecords handed out, and a navmesh can be replaced with
 //!   [`PluginFile::replace_nvnm`]. See [`plugin`].
 //!
+//! [`geometry`] maps both to navkit's format-neutral geometry, and [`mod@build`] makes a new
+//! version-12 navmesh from a triangle mesh (`Format::build` of [`Nvnm`]).
+//!
 //! Both follow navkit's path: `parse` gives a zero-copy view, `to_model` an owned model, and
 //! `write` gives the same bytes back for an unchanged model.
 //!
@@ -37,6 +40,8 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod build;
+pub mod geometry;
 pub mod nvnm;
 pub mod plugin;
 pub mod samples;

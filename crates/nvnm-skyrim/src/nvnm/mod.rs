@@ -217,4 +217,16 @@ impl Format for Nvnm {
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
         dump::dump(model, out)
     }
+
+    /// Triangles with kinds from their flags, neighbours, edge-link and door nodes; see
+    /// [`crate::geometry`].
+    fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
+        Some(crate::geometry::geometry(model))
+    }
+
+    /// A version-12 navmesh of interior cell 0 (set [`NavmeshGeometry::parent`] before putting
+    /// it into a plugin); see [`crate::build`].
+    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Self::Model>> {
+        Some(crate::build::build(mesh, Parent::Cell { cell: 0 }))
+    }
 }

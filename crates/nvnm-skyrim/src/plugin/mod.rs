@@ -325,6 +325,17 @@ impl Format for Plugin {
         dump::dump(model, out)
     }
 
+    /// Every navmesh whose `NVNM` parses, in file order, in one geometry; see
+    /// [`crate::geometry::plugin_geometry`].
+    fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
+        let meshes: Vec<_> = model
+            .navmeshes()
+            .into_iter()
+            .filter_map(|(form_id, nvnm)| crate::nvnm::Nvnm.read(nvnm).ok().map(|m| (form_id, m)))
+            .collect();
+        Some(crate::geometry::plugin_geometry(&meshes))
+    }
+
     fn part_roundtrips(&self, model: &Self::Model) -> Vec<(String, Result<(), RoundtripError>)> {
         model
             .navmeshes()

@@ -1,0 +1,212 @@
+//! Skyrim navmeshes as format-neutral geometry: triangles over the vertices (Z up), a kind per
+//! triangle from its flags, neighbours across in-mesh edges, and graph nodes for the edge links
+//! and door triangles.
+//!
+//! - [`geometry`] maps one `NVNM` blob: every vertex as stored (world units, Z up), one polygon
+//!   per triangle whose three vertex indices exist, the neighbour across each edge whose value
+//!   names a triangle of this mesh, a graph node at the midpoint of every edge that is an edge
+//!   link (kind from the link type) and one at the centroid of every door triangle (`door`).
+//!   A lone blob has no graph links: the other end of an edge link is in another navmesh.
+//! - [`plugin_geometry`] puts every navmesh of a plugin into one geometry (each mesh's vertex and
+//!   polygon indices offset by those before it), and joins the edge-link nodes of two navmeshes
+//!   of the plugin that link to each other with a graph link each way.
+//!
+//! Kinds, by the first flag that is set: `deleted` (0x8), `door` (0x400), `water` (0x200),
+//! `preferred` (0x40), `no large creatures` (0x10), else `walk`. Edge-link nodes: `portal`,
+//! `ledge up`, `ledge down`, `toggled portal` (link types 0 to 3), `link type N` otherwise.
+//!
+//! Nothing here indexes without a check: a triangle naming a missing vertex is left out, and so
+//! is every reference to it; edges, door triangles and edge links that name nothing are skipped.
+
+use std::collections::HashMap;
+
+use nav_core::geometry::{Geometry, Polygon, UpAxis};
+
+use crate::nvnm::{Edge, NavmeshGeometry, triangle_flags};
+
+/// The kind name of a triangle with these flags.
+pub fn triangle_kind(flags: u16) -> &'static str {
+    if flags & triangle_flags::DELETED != 0 {
+        "deleted"
+    } else if flags & triangle_flags::DOOR != 0 {
+        "door"
+    } else if flags & triangle_flags::WATER != 0 {
+        "water"
+    } else if flags & triangle_flags::PREFERRED != 0 {
+        "preferred"
+    } else if flags & triangle_flags::NO_LARGE_CREATURES != 0 {
+        "no large creatures"
+    } else {
+        "walk"
+    }
+}
+
+/// The kind name of an edge link of this type.
+pub fn link_kind(link_type: u32) -> String {
+    match link_type {
+        0 => "portal".into(),
+        1 => "ledge up".into(),
+        2 => "ledge down".into(),
+        3 => "toggled portal".into(),
+        t => format!("link type {t}"),
+    }
+}
+
+/// An edge-link node of a mapped mesh: which triangle and edge link it stands for.
+struct LinkNode {
+    triangle: usize,
+    link: usize,
+    node: u32,
+}
+
+/// What [`add_mesh`] hands back for joining meshes.
+struct Mapped {
+    link_nodes: Vec<LinkNode>,
+}
+
+fn index(i: usize) -> Option<u32> {
+    u32::try_from(i).ok()
+}
+
+/// The corners of triangle `t` as positions, when all three vertices exist.
+fn corners(m: &NavmeshGeometry, t: usize) -> Option<[[f32; 3]; 3]> {
+    let tri = m.triangles.get(t)?;
+    let mut out = [[0.0; 3]; 3];
+    for (slot, &v) in out.iter_mut().zip(&tri.vertices) {
+        *slot = m.vertices.get(usize::from(v))?.map(|c| c.get());
+    }
+    Some(out)
+}
+
+fn mean(points: &[[f32; 3]]) -> [f32; 3] {
+    let n = points.len().max(1) as f32;
+    let mut s = [0.0f32; 3];
+    for p in points {
+        for (sum, c) in s.iter_mut().zip(p) {
+            *sum += c;
+        }
+    }
+    s.map(|c| c / n)
+}
+
+/// Appends one navmesh to `g`.
+fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry) -> Mapped {
+    let mut mapped = Mapped {
+        link_nodes: Vec::new(),
+    };
+    let Some(base) = index(g.vertices.len()) else {
+        return mapped;
+    };
+    let Some(first_polygon) = index(g.polygons.len()) else {
+        return mapped;
+    };
+    let nv = m.vertices.len();
+    if index(nv).and_then(|n| base.checked_add(n)).is_none() {
+        return mapped;
+    }
+    g.vertices
+        .extend(m.vertices.iter().map(|v| v.map(|c| c.get())));
+    // Which polygon each triangle became (None: left out for a missing vertex).
+    let mut polygon_of: Vec<Option<u32>> = Vec::with_capacity(m.triangles.len());
+    let mut next = first_polygon;
+    for tri in &m.triangles {
+        if tri.vertices.iter().all(|&v| usize::from(v) < nv) {
+            polygon_of.push(Some(next));
+            next = next.saturating_add(1);
+        } else {
+            polygon_of.push(None);
+        }
+    }
+    for (t, tri) in m.triangles.iter().enumerate() {
+        if polygon_of.get(t).copied().flatten().is_none() {
+            continue;
+        }
+        let kind = g.kind(triangle_kind(tri.flags));
+        let neighbours = (0..3)
+            .map(|k| match tri.edge(k) {
+                Edge::Triangle(n) => polygon_of.get(usize::from(n)).copied().flatten(),
+                _ => None,
+            })
+            .collect();
+        g.polygons.push(Polygon {
+            // In range: each index is below `nv`, and `base + nv` fits a u32 (checked above).
+            vertices: tri.vertices.iter().map(|&v| base + u32::from(v)).collect(),
+            kind,
+            neighbours,
+        });
+    }
+    // Edge links: a node at the midpoint of the linking edge.
+    for (t, tri) in m.triangles.iter().enumerate() {
+        let Some(c) = corners(m, t) else { continue };
+        for k in 0..3 {
+            let Edge::EdgeLink(l) = tri.edge(k) else {
+                continue;
+            };
+            let Some(link) = m.edge_links.get(usize::from(l)) else {
+                continue;
+            };
+            let (a, b) = (c[k], c[(k + 1) % 3]);
+            let node = g.push_node(mean(&[a, b]), &link_kind(link.link_type));
+            mapped.link_nodes.push(LinkNode {
+                triangle: t,
+                link: usize::from(l),
+                node,
+            });
+        }
+    }
+    // Door triangles: a node at the triangle's centroid.
+    for d in &m.door_triangles {
+        if let Some(c) = usize::try_from(d.triangle).ok().and_then(|t| corners(m, t)) {
+            g.push_node(mean(&c), "door");
+        }
+    }
+    mapped
+}
+
+/// One `NVNM` blob as geometry (see the module docs).
+pub fn geometry(m: &NavmeshGeometry) -> Geometry {
+    let mut g = Geometry::new(UpAxis::Z);
+    add_mesh(&mut g, m);
+    g
+}
+
+/// Every navmesh of a plugin in one geometry, given as (FormID, model) pairs: meshes after one
+/// another, and a graph link from each edge-link node to the node of the navmesh it names when
+/// that navmesh is in the list and links back to the same triangle (see the module docs). Should a
+/// FormID repeat, links resolve to its first mesh.
+pub fn plugin_geometry(meshes: &[(u32, NavmeshGeometry)]) -> Geometry {
+    let mut g = Geometry::new(UpAxis::Z);
+    let mapped: Vec<Mapped> = meshes.iter().map(|(_, m)| add_mesh(&mut g, m)).collect();
+    let mut by_form: HashMap<u32, usize> = HashMap::new();
+    for (i, (form, _)) in meshes.iter().enumerate() {
+        by_form.entry(*form).or_insert(i);
+    }
+    let mut links = Vec::new();
+    for ((form, m), mine) in meshes.iter().zip(&mapped) {
+        for from in &mine.link_nodes {
+            let Some(link) = m.edge_links.get(from.link) else {
+                continue;
+            };
+            let Some(&j) = by_form.get(&link.navmesh) else {
+                continue;
+            };
+            let (Some((_, other)), Some(theirs)) = (meshes.get(j), mapped.get(j)) else {
+                continue;
+            };
+            let back = theirs.link_nodes.iter().find(|to| {
+                usize::try_from(link.triangle).is_ok_and(|t| t == to.triangle)
+                    && other.edge_links.get(to.link).is_some_and(|l| {
+                        l.navmesh == *form
+                            && usize::try_from(l.triangle).is_ok_and(|t| t == from.triangle)
+                    })
+            });
+            if let Some(to) = back {
+                links.push((from.node, to.node, link_kind(link.link_type)));
+            }
+        }
+    }
+    for (from, to, kind) in links {
+        g.push_link(from, to, &kind);
+    }
+    g
+}

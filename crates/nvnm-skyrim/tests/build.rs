@@ -1,0 +1,376 @@
+//! The builder: meshes in, version-12 navmeshes out that validate clean, round-trip byte for
+//! byte, and map back to the input; refusals name the limit; the grid rules against the corpus.
+
+use std::path::{Path, PathBuf};
+
+use nav_core::Format;
+use nav_core::geometry::TriangleMesh;
+use nav_core::oracle::roundtrip_bytes;
+use nav_core::testing::{corpus_dir, corpus_files, is_negative};
+use nvnm_skyrim::build::{MAX_TRIANGLES, MAX_VERTICES, build, divisor_for};
+use nvnm_skyrim::nvnm::{Edge, Parent, triangle_flags};
+use nvnm_skyrim::{NavmeshGeometry, Nvnm};
+
+fn meshes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/meshes")
+}
+
+/// The `v` and `f` lines of a hand-made OBJ file (1-based indices, triangles only).
+fn read_obj(name: &str) -> TriangleMesh {
+    let text = std::fs::read_to_string(meshes_dir().join(name)).unwrap();
+    let mut mesh = TriangleMesh::default();
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("v") => {
+                let c: Vec<f32> = words.map(|w| w.parse().unwrap()).collect();
+                mesh.vertices.push([c[0], c[1], c[2]]);
+            }
+            Some("f") => {
+                let i: Vec<u32> = words.map(|w| w.parse::<u32>().unwrap() - 1).collect();
+                assert_eq!(i.len(), 3, "{name}: only triangles");
+                mesh.triangles.push([i[0], i[1], i[2]]);
+            }
+            _ => {}
+        }
+    }
+    mesh
+}
+
+/// A `n × n` grid of 32-unit quads over gently rolling ground.
+fn big_mesh(n: u32) -> TriangleMesh {
+    let mut mesh = TriangleMesh::default();
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, y) = (i as f32 * 32.0, j as f32 * 32.0);
+            mesh.vertices
+                .push([x - 1000.0, y + 250.0, (x * 0.01).sin() * 40.0 + y * 0.05]);
+        }
+    }
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * (n + 1) + i;
+            let (b, c, d) = (a + 1, a + n + 2, a + n + 1);
+            mesh.triangles.push([a, b, c]);
+            mesh.triangles.push([a, c, d]);
+        }
+    }
+    mesh
+}
+
+/// Builds, then checks everything the brief asks of a built navmesh; gives the model back.
+fn check_built(mesh: &TriangleMesh, name: &str) -> NavmeshGeometry {
+    let model = Nvnm.build(mesh).unwrap().unwrap();
+    assert_eq!(model.version, 12, "{name}");
+    assert_eq!(model.parent, Parent::Cell { cell: 0 }, "{name}");
+    let findings = Nvnm.validate(&model);
+    assert!(findings.is_empty(), "{name}: {findings:#?}");
+    // Write, parse back, write again: the same bytes and the same model.
+    let bytes = Nvnm.write(&model).unwrap();
+    let back = roundtrip_bytes(&Nvnm, &bytes).unwrap();
+    assert_eq!(back, model, "{name}");
+    // The geometry is the input: vertices bit for bit, triangles in order.
+    let g = Nvnm.geometry(&back).unwrap();
+    assert!(g.is_consistent(), "{name}");
+    assert_eq!(g.vertices.len(), mesh.vertices.len(), "{name}");
+    for (a, b) in g.vertices.iter().zip(&mesh.vertices) {
+        assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "{name}");
+    }
+    let tris: Vec<[u32; 3]> = g
+        .polygons
+        .iter()
+        .map(|p| [p.vertices[0], p.vertices[1], p.vertices[2]])
+        .collect();
+    assert_eq!(tris, mesh.triangles, "{name}");
+    assert!(g.polygons.iter().all(|p| g.kind_name(p.kind) == "walk"));
+    // Adjacency is symmetric and follows shared vertex pairs.
+    for (t, p) in g.polygons.iter().enumerate() {
+        for (k, n) in p.neighbours.iter().enumerate() {
+            let edge = [p.vertices[k], p.vertices[(k + 1) % 3]];
+            if let Some(n) = *n {
+                let q = &g.polygons[n as usize];
+                let j = q
+                    .neighbours
+                    .iter()
+                    .position(|m| *m == Some(t as u32))
+                    .unwrap_or_else(|| panic!("{name}: {n} does not name {t} back"));
+                let back = [q.vertices[(j + 1) % 3], q.vertices[j]];
+                assert_eq!(edge, back, "{name}: triangles {t} and {n}");
+            } else {
+                let shared = g.polygons.iter().enumerate().any(|(u, q)| {
+                    u != t
+                        && (0..3).any(|j| {
+                            let e = [q.vertices[j], q.vertices[(j + 1) % 3]];
+                            e == edge || e == [edge[1], edge[0]]
+                        })
+                });
+                assert!(!shared, "{name}: triangle {t} edge {k} has a neighbour");
+            }
+        }
+    }
+    // The flag bits the game sets: Found on every triangle, no edge-link bits, no cover.
+    for t in &model.triangles {
+        assert_eq!(t.flags, triangle_flags::FOUND, "{name}");
+        assert_eq!(t.cover_flags, 0, "{name}");
+        assert!((0..3).all(|k| matches!(t.edge(k), Edge::None | Edge::Triangle(_))));
+    }
+    assert!(model.edge_links.is_empty() && model.door_triangles.is_empty());
+    assert!(model.cover_triangles.is_empty());
+    // The grid: divisor by triangle count, bounds from the vertices, every triangle listed.
+    let d = usize::from(divisor_for(mesh.triangles.len()));
+    assert_eq!(model.grid.divisor as usize, d, "{name}");
+    assert_eq!(model.grid.cells.len(), d * d, "{name}");
+    for a in 0..3 {
+        let lo = mesh
+            .vertices
+            .iter()
+            .map(|v| v[a])
+            .fold(f32::INFINITY, f32::min);
+        let hi = mesh
+            .vertices
+            .iter()
+            .map(|v| v[a])
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(model.grid.min[a].get(), lo, "{name}");
+        assert_eq!(model.grid.max[a].get(), hi, "{name}");
+    }
+    let mut listed = vec![false; mesh.triangles.len()];
+    for cell in &model.grid.cells {
+        assert!(cell.windows(2).all(|w| w[0] < w[1]), "{name}: sorted");
+        for &t in cell {
+            listed[t as usize] = true;
+        }
+    }
+    assert!(
+        listed.iter().all(|l| *l),
+        "{name}: a triangle is in no cell"
+    );
+    model
+}
+
+#[test]
+fn flat_square() {
+    let mesh = read_obj("skyrim_flat_square.obj");
+    assert_eq!((mesh.vertices.len(), mesh.triangles.len()), (9, 8));
+    let m = check_built(&mesh, "flat square");
+    assert_eq!(m.grid.divisor, 1);
+    assert_eq!(m.grid.cells, vec![(0..8).collect::<Vec<i16>>()]);
+    // The middle vertex is shared by six triangles; the two of a quad are neighbours.
+    assert_eq!(m.triangles[0].edges[2], 1);
+    assert_eq!(m.triangles[1].edges[0], 0);
+    // 16-byte header, counted arrays, 36-byte grid header, one cell of 8 entries.
+    let len = Nvnm.write(&m).unwrap().len();
+    assert_eq!(
+        len,
+        16 + 4 + 9 * 12 + 4 + 8 * 16 + 4 + 4 + 4 + 36 + 4 + 8 * 2
+    );
+}
+
+#[test]
+fn ramp() {
+    let mesh = read_obj("skyrim_ramp.obj");
+    assert_eq!(mesh.triangles.len(), 16);
+    let m = check_built(&mesh, "ramp");
+    assert_eq!(m.grid.min[2].get(), 0.0);
+    assert_eq!(m.grid.max[2].get(), 192.0);
+}
+
+#[test]
+fn two_rooms_and_a_corridor() {
+    let mesh = read_obj("skyrim_two_rooms.obj");
+    assert_eq!(mesh.triangles.len(), 68);
+    let m = check_built(&mesh, "two rooms");
+    assert_eq!(m.grid.divisor, 3);
+    // One connected piece: the corridor joins the rooms through shared vertices.
+    let mut seen = vec![false; m.triangles.len()];
+    let mut stack = vec![0usize];
+    while let Some(t) = stack.pop() {
+        if std::mem::replace(&mut seen[t], true) {
+            continue;
+        }
+        for k in 0..3 {
+            if let Edge::Triangle(n) = m.triangles[t].edge(k) {
+                stack.push(usize::from(n));
+            }
+        }
+    }
+    assert!(seen.iter().all(|s| *s), "the rooms are not connected");
+}
+
+#[test]
+fn a_mesh_over_many_grid_cells() {
+    let mesh = big_mesh(60);
+    assert_eq!(mesh.triangles.len(), 7200);
+    let m = check_built(&mesh, "big");
+    assert_eq!(m.grid.divisor, 12);
+    let filled = m.grid.cells.iter().filter(|c| !c.is_empty()).count();
+    assert_eq!(filled, 144);
+    // Triangles on cell borders repeat, as in the game's grids.
+    let entries: usize = m.grid.cells.iter().map(Vec::len).sum();
+    assert!(entries > 7200, "{entries}");
+}
+
+#[test]
+fn an_exterior_parent_is_kept() {
+    let parent = Parent::Worldspace {
+        worldspace: 0x3c,
+        grid_x: -2,
+        grid_y: 7,
+    };
+    let m = build(&read_obj("skyrim_flat_square.obj"), parent).unwrap();
+    assert_eq!(m.parent, parent);
+    assert!(Nvnm.validate(&m).is_empty());
+    assert_eq!(Nvnm.read(&Nvnm.write(&m).unwrap()).unwrap(), m);
+    let err = build(
+        &read_obj("skyrim_flat_square.obj"),
+        Parent::Worldspace {
+            worldspace: 0,
+            grid_x: 0,
+            grid_y: 0,
+        },
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("non-zero worldspace"), "{err}");
+}
+
+fn refused(mesh: &TriangleMesh) -> String {
+    let err = Nvnm.build(mesh).unwrap().unwrap_err();
+    let text = err.to_string();
+    assert!(text.starts_with("nvnm-skyrim: "), "{text}");
+    text
+}
+
+fn square() -> TriangleMesh {
+    TriangleMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [128.0, 0.0, 0.0],
+            [128.0, 128.0, 0.0],
+            [0.0, 128.0, 0.0],
+        ],
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+    }
+}
+
+#[test]
+fn meshes_the_format_cannot_hold_are_refused_with_the_limit() {
+    // Too many vertices for u16 indices.
+    let mut many = square();
+    many.vertices.resize(MAX_VERTICES + 1, [0.0; 3]);
+    let text = refused(&many);
+    assert!(
+        text.contains("65537 vertices") && text.contains("65536"),
+        "{text}"
+    );
+    // Exactly the limit is fine.
+    many.vertices.truncate(MAX_VERTICES);
+    assert!(Nvnm.build(&many).unwrap().is_ok());
+
+    // Too many triangles for i16 references.
+    let mut big = big_mesh(128);
+    assert!(big.triangles.len() == MAX_TRIANGLES);
+    let m = Nvnm.build(&big).unwrap().unwrap();
+    assert_eq!(m.triangles.len(), MAX_TRIANGLES);
+    assert!(Nvnm.validate(&m).is_empty());
+    big.triangles.push([0, 1, 130]);
+    let text = refused(&big);
+    assert!(
+        text.contains("32769 triangles") && text.contains("32768"),
+        "{text}"
+    );
+
+    // An edge shared by three triangles.
+    let mut fan = square();
+    fan.vertices.push([64.0, -64.0, 10.0]);
+    fan.triangles.push([0, 4, 2]);
+    let text = refused(&fan);
+    assert!(
+        text.contains("edge 0-2") && text.contains("shared by 3 triangles (0, 1, 2)"),
+        "{text}"
+    );
+
+    // A vertex index past the vertices.
+    let mut dangling = square();
+    dangling.triangles.push([0, 3, 9]);
+    assert!(refused(&dangling).contains("vertex 9 is past the 4 vertices"));
+
+    // A triangle that repeats a vertex.
+    let mut repeat = square();
+    repeat.triangles.push([0, 1, 1]);
+    assert!(refused(&repeat).contains("repeats a vertex"));
+
+    // Clockwise seen from above.
+    let mut cw = square();
+    cw.triangles[1] = [0, 3, 2];
+    assert!(refused(&cw).contains("triangles[1]: is clockwise"));
+
+    // A duplicated triangle runs its edges the same way as the original.
+    let mut dup = square();
+    dup.triangles.push([0, 1, 2]);
+    assert!(refused(&dup).contains("the same way as triangle 0"));
+
+    // Non-finite coordinates.
+    let mut nan = square();
+    nan.vertices[2][2] = f32::NAN;
+    assert!(refused(&nan).contains("vertices[2]"));
+}
+
+#[test]
+fn an_empty_mesh_builds_an_empty_navmesh() {
+    let m = Nvnm.build(&TriangleMesh::default()).unwrap().unwrap();
+    assert!(m.triangles.is_empty() && m.vertices.is_empty());
+    assert_eq!(m.grid.cells.len(), 1);
+    assert!(Nvnm.validate(&m).is_empty());
+}
+
+#[test]
+fn divisor_rule_and_grid_layout_agree_with_the_corpus() {
+    use std::collections::HashSet;
+    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+        return;
+    };
+    let (mut blobs, mut divisors, mut same_grid) = (0, 0, 0);
+    let (mut stored_entries, mut also_listed) = (0usize, 0usize);
+    let mut divisor_misses = Vec::new();
+    for path in corpus_files(&dir).into_iter().filter(|p| !is_negative(p)) {
+        let model = Nvnm.read(&std::fs::read(&path).unwrap()).unwrap();
+        blobs += 1;
+        if u32::from(divisor_for(model.triangles.len())) == model.grid.divisor {
+            divisors += 1;
+        } else {
+            divisor_misses.push((model.triangles.len(), model.grid.divisor));
+        }
+        // The builder's fill (every cell the XY bounding box touches) with the stored divisor.
+        let mut rebuilt = model.clone();
+        rebuilt.rebuild_grid(u8::try_from(model.grid.divisor).unwrap());
+        if rebuilt.grid == model.grid {
+            same_grid += 1;
+        }
+        let entries = |g: &nvnm_skyrim::nvnm::Grid| -> HashSet<(usize, i16)> {
+            g.cells
+                .iter()
+                .enumerate()
+                .flat_map(|(k, c)| c.iter().map(move |t| (k, *t)))
+                .collect()
+        };
+        let (stored, ours) = (entries(&model.grid), entries(&rebuilt.grid));
+        stored_entries += stored.len();
+        also_listed += stored.intersection(&ours).count();
+    }
+    eprintln!(
+        "skyrim/nvnm: {blobs} blobs; divisor rule agrees on {divisors} (misses, as (triangles, \
+         divisor): {divisor_misses:?}); grid identical for {same_grid}; the bounding-box fill \
+         lists {also_listed} of the {stored_entries} stored grid entries"
+    );
+    assert!(blobs > 0);
+    assert!(
+        divisor_misses.iter().all(|m| *m == (250, 7)),
+        "{divisor_misses:?}"
+    );
+    // The Creation Kit's lists are finer than the bounding box (and some are stale), but the
+    // bounding-box fill misses almost none of its entries.
+    assert!(
+        also_listed * 100 >= stored_entries * 99,
+        "{also_listed} of {stored_entries}"
+    );
+}
