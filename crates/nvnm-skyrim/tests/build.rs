@@ -374,3 +374,61 @@ fn divisor_rule_and_grid_layout_agree_with_the_corpus() {
         "{also_listed} of {stored_entries}"
     );
 }
+
+/// A deterministic pseudo-random byte stream (xorshift64*).
+fn stream(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn arbitrary_meshes_build_clean_or_are_refused() {
+    let (mut built, mut refused) = (0, 0);
+    for seed in 0..3000u64 {
+        let bytes = stream(seed, 200);
+        let nv = usize::from(bytes[0] % 12);
+        let mut mesh = TriangleMesh::default();
+        for i in 0..nv {
+            let b = &bytes[1 + i * 3..4 + i * 3];
+            let c = |x: u8| match x {
+                255 => f32::NAN,
+                254 => f32::INFINITY,
+                _ => f32::from(x % 8) * 64.0 - 128.0,
+            };
+            mesh.vertices.push([c(b[0]), c(b[1]), c(b[2]) * 0.25]);
+        }
+        let nt = usize::from(bytes[40] % 10);
+        for i in 0..nt {
+            let b = &bytes[41 + i * 3..44 + i * 3];
+            let idx = |x: u8| u32::from(x % 14);
+            mesh.triangles.push([idx(b[0]), idx(b[1]), idx(b[2])]);
+        }
+        match Nvnm.build(&mesh).unwrap() {
+            Ok(model) => {
+                built += 1;
+                assert!(Nvnm.validate(&model).is_empty(), "seed {seed}: {mesh:?}");
+                let bytes = Nvnm.write(&model).unwrap();
+                assert_eq!(Nvnm.read(&bytes).unwrap(), model, "seed {seed}");
+                let g = Nvnm.geometry(&model).unwrap();
+                assert!(g.is_consistent());
+                assert_eq!(g.polygons.len(), mesh.triangles.len());
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(e.to_string().starts_with("nvnm-skyrim: mesh"), "{e}");
+            }
+        }
+    }
+    eprintln!("arbitrary meshes: {built} built, {refused} refused");
+    assert!(
+        built > 100 && refused > 100,
+        "{built} built, {refused} refused"
+    );
+}

@@ -230,3 +230,57 @@ fn every_corpus_file_maps_consistently() {
     }
     eprintln!("skyrim: {blobs} NVNM blobs and {plugins} plugins mapped ({links} graph links)");
 }
+
+/// A deterministic pseudo-random byte stream (xorshift64*).
+fn stream(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn arbitrary_models_map_consistently() {
+    use arbitrary::{Arbitrary, Unstructured};
+    use nvnm_skyrim::NavmeshGeometry;
+    let mut mapped = 0;
+    for seed in 0..4000u64 {
+        let data = stream(seed, 64 + (seed as usize % 9) * 150);
+        let Ok(mut model) = NavmeshGeometry::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        // Small vertex indices and edge values so that many references resolve.
+        let nv = model.vertices.len().max(1) as u16;
+        for (i, t) in model.triangles.iter_mut().enumerate() {
+            if i % 3 != 0 {
+                t.vertices = t.vertices.map(|v| v % (nv + 1));
+                t.edges = t.edges.map(|e| e % 8);
+            }
+        }
+        let g = Nvnm.geometry(&model).unwrap();
+        assert!(g.is_consistent(), "seed {seed}");
+        assert!(g.polygons.len() <= model.triangles.len());
+        let plugin = plugin_geometry_of_two(&model);
+        assert!(plugin.is_consistent(), "seed {seed}");
+        mapped += 1;
+    }
+    assert!(mapped > 3000, "{mapped}");
+}
+
+/// The model twice, as navmeshes 1 and 2 of a plugin whose edge links name each other.
+fn plugin_geometry_of_two(model: &nvnm_skyrim::NavmeshGeometry) -> nav_core::geometry::Geometry {
+    let mut a = model.clone();
+    let mut b = model.clone();
+    for l in &mut a.edge_links {
+        l.navmesh = 2;
+    }
+    for l in &mut b.edge_links {
+        l.navmesh = 1;
+    }
+    nvnm_skyrim::geometry::plugin_geometry(&[(1, a), (2, b), (1, model.clone())])
+}
