@@ -794,14 +794,36 @@ pub struct ConnectTileInfoView<'a> {
     pub nodes: &'a [ConnectTilePairRecord],
 }
 
-/// Which bytes records use; refuses overlaps.
+/// Which bytes records use, one bit per byte; refuses overlaps.
 struct Coverage {
-    used: Vec<bool>,
+    words: Vec<u64>,
+    len: usize,
 }
 
 impl Coverage {
+    fn new(len: usize) -> Self {
+        Coverage {
+            words: vec![0; len.div_ceil(64)],
+            len,
+        }
+    }
+
+    /// Whether byte `i` belongs to a record (bytes past the end count as used).
+    fn is_used(&self, i: usize) -> bool {
+        i >= self.len
+            || self
+                .words
+                .get(i / 64)
+                .is_none_or(|w| (w >> (i % 64)) & 1 == 1)
+    }
+
+    /// Whether the 64 bytes from `i` (a multiple of 64) all belong to records.
+    fn word_full(&self, i: usize) -> bool {
+        i % 64 == 0 && self.words.get(i / 64).is_some_and(|w| *w == u64::MAX)
+    }
+
     fn mark(&mut self, start: usize, len: usize, field: impl fmt::Display) -> Result<()> {
-        let end = start.checked_add(len).filter(|e| *e <= self.used.len());
+        let end = start.checked_add(len).filter(|e| *e <= self.len);
         let Some(end) = end else {
             return Err(Error::new(
                 FORMAT,
@@ -809,24 +831,37 @@ impl Coverage {
                 ErrorKind::Truncated {
                     offset: start,
                     needed: len,
-                    left: self.used.len().saturating_sub(start),
+                    left: self.len.saturating_sub(start),
                 },
             ));
         };
-        let Some(slot) = self.used.get_mut(start..end) else {
-            return Ok(());
-        };
-        if let Some(at) = slot.iter().position(|u| *u) {
-            return Err(Error::new(
-                FORMAT,
-                field,
-                ErrorKind::Invalid {
-                    offset: start.saturating_add(at),
-                    message: "record overlaps bytes another record already uses".into(),
-                },
-            ));
+        let mut i = start;
+        while i < end {
+            let bit = i % 64;
+            let n = (64 - bit).min(end - i);
+            let mask = if n == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << n) - 1) << bit
+            };
+            let Some(word) = self.words.get_mut(i / 64) else {
+                return Ok(());
+            };
+            let clash = *word & mask;
+            if clash != 0 {
+                let at = (i - bit).saturating_add(clash.trailing_zeros() as usize);
+                return Err(Error::new(
+                    FORMAT,
+                    field,
+                    ErrorKind::Invalid {
+                        offset: at,
+                        message: "record overlaps bytes another record already uses".into(),
+                    },
+                ));
+            }
+            *word |= mask;
+            i += n;
         }
-        slot.fill(true);
         Ok(())
     }
 }
@@ -959,9 +994,7 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
         }
     }
     let header: &FileHeader = top.read("FileHeader")?;
-    let mut cov = Coverage {
-        used: vec![false; data.len()],
-    };
+    let mut cov = Coverage::new(data.len());
     // The header, without its padding fields.
     for (start, end) in [(0, 0x30), (0x34, 0x3c), (0x44, 0x4f), (0x50, 0x60)] {
         cov.mark(start, end - start, "FileHeader")?;
@@ -1205,9 +1238,11 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
     let mut residue = Vec::new();
     let mut i = 0;
     while i < data.len() {
-        let free_nonzero = |j: usize| {
-            !cov.used.get(j).copied().unwrap_or(true) && data.get(j).is_some_and(|b| *b != 0)
-        };
+        if cov.word_full(i) {
+            i += 64;
+            continue;
+        }
+        let free_nonzero = |j: usize| !cov.is_used(j) && data.get(j).is_some_and(|b| *b != 0);
         if free_nonzero(i) {
             let start = i;
             while i < data.len() && free_nonzero(i) {
