@@ -254,3 +254,84 @@ fn source_2_files_are_refused_with_a_message_that_says_so() {
     }
     assert_eq!(refused, 2);
 }
+
+#[test]
+fn build_makes_navmeshes_that_validate_clean_and_can_be_drawn() {
+    for (format, mesh, ending) in [
+        ("nav2-mgsv", "samples/meshes/two_rooms.obj", "nav2"),
+        ("nvnm-skyrim", "samples/meshes/skyrim_two_rooms.obj", "nvnm"),
+    ] {
+        let out = temp(&format!("built.{ending}"));
+        let o = navkit(&[
+            "build",
+            "--format",
+            format,
+            mesh,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        let o = navkit(&["validate", "--format", format, out.to_str().unwrap()]);
+        assert!(o.status.success(), "{format}: {}", stdout(&o));
+        assert!(
+            stdout(&o).ends_with(": 0 errors, 0 warnings, 0 notes\n"),
+            "{format}: {}",
+            stdout(&o)
+        );
+        let o = navkit(&["roundtrip", "--format", format, out.to_str().unwrap()]);
+        assert!(o.status.success(), "{format}: {}", stdout(&o));
+        let png = temp(&format!("built-{ending}.png"));
+        let o = navkit(&[
+            "render",
+            "--format",
+            format,
+            out.to_str().unwrap(),
+            "-o",
+            png.to_str().unwrap(),
+            "--size",
+            "200",
+        ]);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    }
+    // No --format: the tool cannot guess which game to build for.
+    let o = navkit(&[
+        "build",
+        "samples/meshes/two_rooms.obj",
+        "-o",
+        temp("x.nav2").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    // A format without a builder says so.
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nav-quake",
+        "samples/meshes/two_rooms.obj",
+        "-o",
+        temp("x.nav").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("nav-quake has no builder"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn export_and_render_reject_unknown_endings() {
+    let o = navkit(&["export", SAMPLE, "-o", temp("x.fbx").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = navkit(&["render", SAMPLE, "-o", temp("x.jpg").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = navkit(&[
+        "render",
+        SAMPLE,
+        "-o",
+        temp("x.png").to_str().unwrap(),
+        "--size",
+        "9",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
