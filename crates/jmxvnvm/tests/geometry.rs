@@ -2,6 +2,7 @@
 //! internal edges, objects and their links; consistency over the samples, arbitrary models and
 //! the corpus (empty so far).
 
+use nav_core::testing::noise;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
@@ -262,19 +263,6 @@ fn every_corpus_file_maps_consistently() {
         mapped += 1;
     }
     println!("jmxvnvm corpus: {mapped} files mapped");
-}
-
-/// A deterministic byte stream (xorshift64*).
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
 }
 
 #[test]

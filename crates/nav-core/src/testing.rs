@@ -112,6 +112,20 @@ pub fn vec3(x: f32, y: f32, z: f32) -> [RawF32; 3] {
     [RawF32::new(x), RawF32::new(y), RawF32::new(z)]
 }
 
+/// A deterministic pseudo-random byte stream (xorshift64*), for feeding `arbitrary` in ordinary
+/// tests: the same seed always gives the same bytes, so a failing seed reproduces.
+pub fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
+        })
+        .collect()
+}
+
 /// The first offset where `a` and `b` differ (the shorter length if one is a prefix of the
 /// other), or `None` when they are equal.
 pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {

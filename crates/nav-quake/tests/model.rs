@@ -4,21 +4,9 @@ mod common;
 
 use arbitrary::{Arbitrary, Unstructured};
 use nav_core::oracle::roundtrip_model;
+use nav_core::testing::noise;
 use nav_core::testing::vec3;
 use nav_quake::{Link, Magic, NavFile, Node, Quake};
-
-/// A deterministic byte stream (xorshift), so failures reproduce.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
 
 #[test]
 fn arbitrary_models_round_trip() {

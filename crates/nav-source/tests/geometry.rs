@@ -1,6 +1,7 @@
 //! The geometry mapping: quads, kinds, neighbours, the area graph and ladder links of a hand-built
 //! mesh; consistency over arbitrary models, the samples and every corpus file.
 
+use nav_core::testing::noise;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -155,19 +156,6 @@ fn duplicate_ids_and_dangling_references_stay_consistent() {
     // Id 10 is the first area; no ladder link without a bottom area.
     assert_eq!(g.polygons[1].neighbours[1], Some(0));
     assert_eq!(count_kind(&g, "ladder"), (0, 0, 0));
-}
-
-/// A deterministic byte stream (xorshift64*).
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
 }
 
 #[test]

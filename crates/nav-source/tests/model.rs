@@ -3,25 +3,13 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use nav_core::oracle::roundtrip_model;
+use nav_core::testing::noise;
 use nav_core::testing::vec3;
 use nav_core::{Format, RawF32};
 use nav_source::{
     Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder, NavString,
     SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
-
-/// A deterministic byte stream (xorshift64*), so failures reproduce.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
 
 #[test]
 fn arbitrary_models_round_trip() {
