@@ -275,8 +275,19 @@ fn release(version: &str, dry_run: bool) -> Result {
         std::fs::write(&changelog_path, new_changelog).map_err(|e| e.to_string())?;
         std::fs::write(&manifest_path, new_manifest).map_err(|e| e.to_string())?;
     }
-    // Packaging checks of every publishable crate, in dependency order (cargo orders them).
-    run(cargo().args(["publish", "--workspace", "--dry-run", "--allow-dirty"]))?;
+    // Packaging checks of every publishable crate, in dependency order (cargo orders them). A
+    // fresh target directory each time: cargo unpacks the workspace's own packages from a local
+    // registry under it, and reuses an unpacked copy of the same version from an earlier run
+    // even when the sources have changed since.
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let check_dir = root().join("target").join(format!("release-check-{secs}"));
+    let published = run(cargo()
+        .args(["publish", "--workspace", "--dry-run", "--allow-dirty"])
+        .env("CARGO_TARGET_DIR", &check_dir));
+    let _ = std::fs::remove_dir_all(&check_dir);
+    published?;
     if Command::new("cargo-semver-checks")
         .arg("--version")
         .output()
