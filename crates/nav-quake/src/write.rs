@@ -7,14 +7,20 @@
 
 use nav_core::{ByteWriter, Error, Result, write::narrow};
 
+use nav_core::scalar::{F32, U16};
+
 use crate::FORMAT;
 use crate::layout::{EdictLayout, Layout};
 use crate::model::{EdictEntity, NavFile, Vec3};
+use crate::view::{RawLink, RawNode, RawVec3};
+
+fn raw_vec3(v: &Vec3) -> RawVec3 {
+    let [x, y, z] = v.map(F32::from);
+    RawVec3 { x, y, z }
+}
 
 fn put_vec3(w: &mut ByteWriter, v: &Vec3) {
-    for c in v {
-        w.f32(*c);
-    }
+    w.put(&raw_vec3(v));
 }
 
 /// Serialises a model.
@@ -75,18 +81,31 @@ pub fn write(file: &NavFile) -> Result<Vec<u8>> {
             ));
         }
     }
-    for n in &file.nodes {
-        w.u16(n.flags)
-            .u16(n.num_links)
-            .u16(n.first_link)
-            .u16(n.radius);
-    }
-    for n in &file.nodes {
-        put_vec3(&mut w, &n.origin);
-    }
-    for l in &file.links {
-        w.u16(l.target).u8(l.link_type).u8(l.flags).u16(l.traversal);
-    }
+    // Whole records at a time, rather than field by field.
+    let nodes: Vec<RawNode> = file
+        .nodes
+        .iter()
+        .map(|n| RawNode {
+            flags: U16::new(n.flags),
+            num_links: U16::new(n.num_links),
+            first_link: U16::new(n.first_link),
+            radius: U16::new(n.radius),
+        })
+        .collect();
+    w.put(nodes.as_slice());
+    let origins: Vec<RawVec3> = file.nodes.iter().map(|n| raw_vec3(&n.origin)).collect();
+    w.put(origins.as_slice());
+    let links: Vec<RawLink> = file
+        .links
+        .iter()
+        .map(|l| RawLink {
+            target: U16::new(l.target),
+            link_type: l.link_type,
+            flags: l.flags,
+            traversal: U16::new(l.traversal),
+        })
+        .collect();
+    w.put(links.as_slice());
     for (i, t) in file.traversals.iter().enumerate() {
         put_vec3(&mut w, &t.funnel);
         put_vec3(&mut w, &t.start);
