@@ -7,26 +7,14 @@ use jmxvnvm::{
     write,
 };
 use nav_core::oracle::roundtrip_model;
+use nav_core::testing::noise;
 use nav_core::{ErrorKind, RawF32};
-
-/// A deterministic pseudo-random byte stream (xorshift64*).
-fn stream(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
 
 #[test]
 fn arbitrary_models_round_trip() {
     let (mut written, mut refused) = (0, 0);
     for seed in 0..3000u64 {
-        let data = stream(seed, 64 + (seed as usize % 7) * 256);
+        let data = noise(seed, 64 + (seed as usize % 7) * 256);
         let mut u = Unstructured::new(&data);
         let Ok(model) = NavMeshTerrain::arbitrary(&mut u) else {
             continue;

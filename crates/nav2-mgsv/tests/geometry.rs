@@ -3,6 +3,7 @@
 //! edges they are stored on.
 
 use nav_core::geometry::UpAxis;
+use nav_core::testing::noise;
 use nav_core::testing::{corpus_dir, corpus_files, is_negative};
 use nav_core::{Format, RawF32};
 use nav2_mgsv::*;
@@ -221,25 +222,12 @@ fn every_corpus_file_maps_consistently() {
     assert!(counter_clockwise > 100 * clockwise.max(1));
 }
 
-/// A deterministic pseudo-random byte stream (xorshift64*).
-fn stream(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
-
 #[test]
 fn arbitrary_models_map_consistently() {
     use arbitrary::{Arbitrary, Unstructured};
     let mut mapped = 0;
     for seed in 0..2000u64 {
-        let data = stream(seed, 512 + (seed as usize % 7) * 512);
+        let data = noise(seed, 512 + (seed as usize % 7) * 512);
         let Ok(model) = Nav2File::arbitrary(&mut Unstructured::new(&data)) else {
             continue;
         };

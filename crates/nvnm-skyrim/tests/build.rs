@@ -1,6 +1,7 @@
 //! The builder: meshes in, version-12 navmeshes out that validate clean, round-trip byte for
 //! byte, and map back to the input; refusals name the limit; the grid rules against the corpus.
 
+use nav_core::testing::noise;
 use std::path::{Path, PathBuf};
 
 use nav_core::Format;
@@ -393,24 +394,11 @@ fn divisor_rule_and_grid_layout_agree_with_the_corpus() {
     assert!(overlap_missed * 100 < stored_entries);
 }
 
-/// A deterministic pseudo-random byte stream (xorshift64*).
-fn stream(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
-
 #[test]
 fn arbitrary_meshes_build_clean_or_are_refused() {
     let (mut built, mut refused) = (0, 0);
     for seed in 0..3000u64 {
-        let bytes = stream(seed, 200);
+        let bytes = noise(seed, 200);
         let nv = usize::from(bytes[0] % 12);
         let mut mesh = TriangleMesh::default();
         for i in 0..nv {

@@ -3,6 +3,7 @@
 
 use nav_core::Format;
 use nav_core::geometry::UpAxis;
+use nav_core::testing::noise;
 use nav_core::testing::{corpus_dir, corpus_files, is_negative};
 use nvnm_skyrim::nvnm::{DoorTriangle, EdgeLink, triangle_flags};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
@@ -231,26 +232,13 @@ fn every_corpus_file_maps_consistently() {
     eprintln!("skyrim: {blobs} NVNM blobs and {plugins} plugins mapped ({links} graph links)");
 }
 
-/// A deterministic pseudo-random byte stream (xorshift64*).
-fn stream(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
-
 #[test]
 fn arbitrary_models_map_consistently() {
     use arbitrary::{Arbitrary, Unstructured};
     use nvnm_skyrim::NavmeshGeometry;
     let mut mapped = 0;
     for seed in 0..4000u64 {
-        let data = stream(seed, 64 + (seed as usize % 9) * 150);
+        let data = noise(seed, 64 + (seed as usize % 9) * 150);
         let Ok(mut model) = NavmeshGeometry::arbitrary(&mut Unstructured::new(&data)) else {
             continue;
         };

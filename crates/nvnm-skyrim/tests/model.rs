@@ -3,28 +3,16 @@
 use arbitrary::{Arbitrary, Unstructured};
 use nav_core::Format;
 use nav_core::oracle::{roundtrip_bytes, roundtrip_model};
+use nav_core::testing::noise;
 use nvnm_skyrim::nvnm::{NavmeshGeometry, Parent, Triangle};
 use nvnm_skyrim::plugin::{COMPRESSED, Compression, Item, PluginFile, RecordBody, Signature};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
-
-/// A deterministic pseudo-random byte stream (xorshift64*).
-fn stream(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 56) as u8
-        })
-        .collect()
-}
 
 #[test]
 fn arbitrary_nvnm_models_round_trip() {
     let (mut written, mut refused) = (0, 0);
     for seed in 0..4000u64 {
-        let data = stream(seed, 64 + (seed as usize % 7) * 200);
+        let data = noise(seed, 64 + (seed as usize % 7) * 200);
         let mut u = Unstructured::new(&data);
         let Ok(model) = NavmeshGeometry::arbitrary(&mut u) else {
             continue;
@@ -53,7 +41,7 @@ fn arbitrary_nvnm_models_round_trip() {
 fn arbitrary_plugin_models_round_trip() {
     let (mut written, mut refused) = (0, 0);
     for seed in 0..1500u64 {
-        let data = stream(seed ^ 0xABCD, 48 + (seed as usize % 5) * 60);
+        let data = noise(seed ^ 0xABCD, 48 + (seed as usize % 5) * 60);
         let mut u = Unstructured::new(&data);
         let Ok(mut model) = PluginFile::arbitrary(&mut u) else {
             continue;
