@@ -363,15 +363,14 @@ fn write_area(
             area.light_intensity == [RawF32::ZERO; 4],
         )?;
     }
-    if !layout.has_base_visibility() {
+    if layout.has_base_visibility() {
+        visibility(w, area, i)?;
+    } else {
         absent(
             layout,
             format_args!("areas[{i}] visible_areas and inherit_visibility_from"),
             area.visible_areas.is_empty() && area.inherit_visibility_from == 0,
         )?;
-    }
-    if layout.has_base_visibility() {
-        visibility(w, area, i)?;
     }
     match (&area.custom, layout) {
         (AreaCustom::None, l)
