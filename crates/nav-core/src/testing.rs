@@ -222,6 +222,35 @@ pub fn corpus_dir(format_dir: &str) -> Option<PathBuf> {
     dir
 }
 
+/// The incoming folder of one format (`source`), or `None`, quietly, when it is absent.
+///
+/// `../shared/incoming/<format>/` holds real files navkit did not read right when they arrived;
+/// each moves into the corpus once its issue is resolved. The root is `NAVKIT_INCOMING`, else the
+/// `incoming` folder beside the corpus root. Tests walk it with the same expectations as the
+/// corpus; unlike the corpus it is optional, so no note is printed and CI does not require it.
+pub fn incoming_dir(format_dir: &str) -> Option<PathBuf> {
+    let root = match std::env::var_os("NAVKIT_INCOMING") {
+        Some(dir) => PathBuf::from(dir),
+        None => corpus_root()?.parent()?.join("incoming"),
+    };
+    Some(root.join(format_dir)).filter(|d| d.is_dir())
+}
+
+/// Every real file of one format: the corpus folder's files (skipped with a note, or a panic under
+/// `NAVKIT_REQUIRE_CORPUS`, as [`corpus_dir`] does) followed by the incoming folder's (skipped
+/// quietly). Each entry is the folder walked and the file, so names can be shown relative to it.
+pub fn real_files(format_dir: &str) -> Vec<(PathBuf, PathBuf)> {
+    [corpus_dir(format_dir), incoming_dir(format_dir)]
+        .into_iter()
+        .flatten()
+        .flat_map(|dir| {
+            corpus_files(&dir)
+                .into_iter()
+                .map(move |f| (dir.clone(), f))
+        })
+        .collect()
+}
+
 /// Every data file below `dir`, sorted, recursively: not the `PROVENANCE.tsv`/`SUMMARY*.tsv`
 /// and `.md` notes, not folders whose names start with `_` or `.` (research tools).
 pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
