@@ -35,7 +35,8 @@ pub struct Nav2File {
     pub origin: [RawF32; 3],
     /// FileHeader.Denominator: stored units per world unit, per axis (x, y, z).
     pub denominator: [u16; 3],
-    /// FileHeader.WeightDenominator: stored units per weight unit (127 in game files).
+    /// FileHeader.WeightDenominator: stored weight units per metre (127 in Metal Gear Survive
+    /// files, 585 in the known Phantom Pain tile).
     pub weight_denominator: u16,
     /// FileHeader.FeatureFlags (bits A = 1, B = 2, C = 4, D = 0x80; meanings unknown).
     pub feature_flags: u8,

@@ -16,12 +16,8 @@ pub fn validate(m: &Nav2File) -> Vec<Finding> {
             format!("{} (game files use {VERSION})", m.version),
         ));
     }
-    if m.weight_denominator != 127 {
-        f.push(Finding::warning(
-            "FileHeader WeightDenominator",
-            format!("{} (game files use 127)", m.weight_denominator),
-        ));
-    }
+    // WeightDenominator is each file's own fixed-point scale for weights (stored = metres ×
+    // WeightDenominator): Metal Gear Survive tiles use 127, The Phantom Pain's 585. Only 0 is wrong.
     if m.weight_denominator == 0 {
         f.push(Finding::error(
             "FileHeader WeightDenominator",

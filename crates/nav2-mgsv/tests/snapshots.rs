@@ -80,3 +80,39 @@ fn corpus_summaries() {
         insta::assert_snapshot!(format!("summary_{name}"), text);
     }
 }
+
+/// The first Phantom Pain tile, from the incoming folder or the corpus: its header and first data
+/// chunk as `dump` shows them (the whole dump is 1,800 lines), and its summary.
+#[test]
+fn dump_of_the_phantom_pain_tile() {
+    let name = "ih_mbqf_102_102_nav.nav2";
+    let Some((_, path)) = nav_core::testing::real_files("mgsv")
+        .into_iter()
+        .find(|(_, p)| p.ends_with(name))
+    else {
+        eprintln!("note: skipping: {name} is in neither the corpus nor the incoming folder");
+        return;
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    let model = Nav2.read(&bytes).unwrap();
+    let mut dump = String::new();
+    Nav2.dump(&model, &mut dump).unwrap();
+    let head: Vec<&str> = dump
+        .lines()
+        .take_while(|l| !l.starts_with("data_chunks[1]"))
+        .collect();
+    let outline: Vec<&str> = dump
+        .lines()
+        .filter(|l| !l.starts_with(' ') || (l.starts_with("  ") && !l.starts_with("   ")))
+        .filter(|l| !l.starts_with("  bucket"))
+        .collect();
+    insta::assert_snapshot!(
+        "dump_ih_mbqf_102_102_nav",
+        format!(
+            "{}\n...\noutline of the whole dump ({} lines):\n{}",
+            head.join("\n"),
+            dump.lines().count(),
+            outline.join("\n")
+        )
+    );
+}
