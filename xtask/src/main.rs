@@ -3,7 +3,9 @@
 //! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
 //!   without warnings, and the corpus round trip.
 //! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
-//!   `NAVKIT_CORPUS`), and a check that every file under a `negative/` folder is refused.
+//!   `NAVKIT_CORPUS`), and a check that every file under a `negative/` folder is refused. Without
+//!   DIR, the incoming folder beside the corpus (`../shared/incoming` or `NAVKIT_INCOMING`: real
+//!   files that arrived after the corpus) is walked too, with the same expectations, when it exists.
 //! - `fuzz-smoke [SECONDS]`: every fuzz target briefly, seeded from `samples/`, on stable
 //!   (through `RUSTC_BOOTSTRAP`) or nightly.
 //! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
@@ -115,7 +117,17 @@ fn navkit_binary() -> Result<PathBuf> {
     }
 }
 
+/// The incoming folder: `NAVKIT_INCOMING`, else `incoming` beside the corpus root.
+fn incoming_root() -> Option<PathBuf> {
+    match std::env::var_os("NAVKIT_INCOMING") {
+        Some(p) => Some(PathBuf::from(p)),
+        None => corpus_root().and_then(|c| Some(c.parent()?.join("incoming"))),
+    }
+    .filter(|p| p.is_dir())
+}
+
 fn corpus(dir: Option<PathBuf>) -> Result {
+    let incoming = if dir.is_none() { incoming_root() } else { None };
     let Some(dir) = dir.or_else(corpus_root) else {
         eprintln!(
             "xtask: note: no corpus found (set NAVKIT_CORPUS or put shared/ beside the checkout); nothing checked"
@@ -123,17 +135,26 @@ fn corpus(dir: Option<PathBuf>) -> Result {
         return Ok(());
     };
     let navkit = navkit_binary()?;
+    for dir in std::iter::once(&dir).chain(incoming.as_ref()) {
+        check_folder(&navkit, dir)?;
+    }
+    Ok(())
+}
+
+/// `navkit roundtrip` over one folder, and the refusal of every file under a `negative/` folder.
+fn check_folder(navkit: &Path, dir: &Path) -> Result {
+    println!("xtask: corpus {}", dir.display());
     // Every file that is not a negative sample must round-trip.
-    run(Command::new(&navkit)
+    run(Command::new(navkit)
         .arg("roundtrip")
-        .arg(&dir)
+        .arg(dir)
         .args(["--exclude", "negative"]))?;
     // Every negative sample must be refused with exit 1 and a message (never a panic).
     let mut negatives = Vec::new();
-    collect_negatives(&dir, false, &mut negatives);
+    collect_negatives(dir, false, &mut negatives);
     negatives.sort();
     for file in &negatives {
-        let out = Command::new(&navkit)
+        let out = Command::new(navkit)
             .arg("info")
             .arg(file)
             .output()

@@ -52,3 +52,36 @@ fn summaries_of_corpus_files() {
     }
     insta::assert_snapshot!(text);
 }
+
+/// A retail Quake II navigation file (the smallest shipped with the game): its header, the first
+/// nodes with their links, and its traversals and edicts in full.
+#[test]
+fn dump_of_a_retail_nav3_file() {
+    let name = "worr_tutorial.nav";
+    let Some((_, path)) = nav_core::testing::real_files("quake")
+        .into_iter()
+        .find(|(_, p)| p.ends_with(name))
+    else {
+        eprintln!("note: skipping: {name} is not in the corpus");
+        return;
+    };
+    let model = nav_quake::read(&std::fs::read(&path).unwrap()).unwrap();
+    let mut text = String::new();
+    Quake.dump(&model, &mut text).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let nodes_end = lines
+        .iter()
+        .position(|l| *l == "traversals:")
+        .unwrap_or(lines.len());
+    let first_nodes = lines[..nodes_end]
+        .iter()
+        .take(40)
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rest = lines[nodes_end..].join("\n");
+    insta::assert_snapshot!(format!(
+        "{first_nodes}\n  ... ({} more node and link lines)\n\n{rest}",
+        nodes_end.saturating_sub(40)
+    ));
+}

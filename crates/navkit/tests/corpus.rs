@@ -1,9 +1,11 @@
 //! Every corpus file of every format in this build survives `rewrite` and `to-json`/`from-json`
-//! byte for byte, through the same code the commands run; every negative sample is refused.
+//! byte for byte, through the same code the commands run; every negative sample is refused. The
+//! incoming folder (real files that arrived after the corpus) is held to the same rules where it
+//! exists.
 
 use std::path::Path;
 
-use nav_core::testing::{corpus_files, corpus_root, is_negative};
+use nav_core::testing::{corpus_files, corpus_root, incoming_dir, is_negative};
 use navkit::registry::{self, AnyFormat};
 
 /// The corpus folder of each format, and the format that reads the files in it.
@@ -42,9 +44,16 @@ fn every_corpus_file_rewrites_and_converts_through_json() {
             continue;
         }
         let mut in_folder = 0;
-        for path in corpus_files(&dir) {
+        let incoming = incoming_dir(folder);
+        let files = corpus_files(&dir)
+            .into_iter()
+            .chain(incoming.iter().flat_map(|d| corpus_files(d)));
+        for path in files {
             let bytes = std::fs::read(&path).unwrap();
-            let name = path.strip_prefix(&root).unwrap().display().to_string();
+            let name = match path.strip_prefix(&root) {
+                Ok(p) => p.display().to_string(),
+                Err(_) => format!("incoming: {}", path.display()),
+            };
             let format = detect(&path, &bytes);
             if is_negative(&path) {
                 match format.map(|f| f.rewrite(&bytes)) {
