@@ -6,13 +6,20 @@
 //!   `NAVKIT_CORPUS`), and a check that every file under a `negative/` folder is refused. Without
 //!   DIR, the incoming folder beside the corpus (`../shared/incoming` or `NAVKIT_INCOMING`: real
 //!   files that arrived after the corpus) is walked too, with the same expectations, when it exists.
-//! - `fuzz-smoke [SECONDS]`: every fuzz target briefly, seeded from `samples/`, on stable
-//!   (through `RUSTC_BOOTSTRAP`) or nightly.
+//! - `fuzz-smoke [SECONDS]`: every fuzz target briefly, seeded from the real files of its format
+//!   (corpus and incoming folder, where present) and `samples/`, on stable (through
+//!   `RUSTC_BOOTSTRAP`) or nightly.
+//! - `fuzz campaign [--minutes N] [--jobs J] [--targets A,B]`: N minutes per target (default 10),
+//!   J targets at a time (default 2), with a working corpus kept under `target/fuzz-campaign/`,
+//!   minimised at the end; findings minimised into `fuzz/regressions/<target>/`; one row per
+//!   target appended to `docs/fuzzing.md`.
 //! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
 //!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
 //!
 //! It has no dependencies: it only runs cargo and the built `navkit`.
+
+mod fuzz;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -25,20 +32,23 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
-            None => fuzz_smoke(20),
-            Some(Ok(s)) => fuzz_smoke(s),
+            None => fuzz::smoke(20),
+            Some(Ok(s)) => fuzz::smoke(s),
             Some(Err(_)) => Err(format!(
                 "fuzz-smoke takes a number of seconds, not {:?}",
                 args[1]
             )),
         },
+        Some("fuzz") if args.get(1).is_some_and(|a| a == "campaign") => {
+            fuzz::Campaign::from_args(&args[2..]).and_then(|c| c.run())
+        }
         Some("release") => match args.get(1) {
             Some(v) => release(v, args.iter().any(|a| a == "--dry-run")),
             None => Err("release needs a VERSION, such as 0.2.0".into()),
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | corpus [DIR] | fuzz-smoke [SECONDS] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <ci | corpus [DIR] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }
@@ -184,75 +194,6 @@ fn collect_negatives(dir: &Path, inside: bool, out: &mut Vec<PathBuf>) {
             collect_negatives(&path, negative, out);
         } else if inside {
             out.push(path);
-        }
-    }
-}
-
-fn fuzz_targets() -> Result<Vec<String>> {
-    let toml = std::fs::read_to_string(root().join("fuzz/Cargo.toml"))
-        .map_err(|e| format!("fuzz/Cargo.toml: {e}"))?;
-    let mut names = Vec::new();
-    let mut in_bin = false;
-    for line in toml.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_bin = line == "[[bin]]";
-        } else if in_bin && let Some(v) = line.strip_prefix("name") {
-            names.push(
-                v.trim_start_matches([' ', '='])
-                    .trim()
-                    .trim_matches('"')
-                    .to_string(),
-            );
-        }
-    }
-    Ok(names)
-}
-
-fn fuzz_smoke(seconds: u32) -> Result {
-    let targets = fuzz_targets()?;
-    let fuzz_dir = root().join("fuzz");
-    // Stable compilers accept the sanitizer-free build when told to behave as nightly.
-    let nightly = Command::new("rustc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nightly"));
-    for t in &targets {
-        let seeds = fuzz_dir.join("corpus").join(t);
-        std::fs::create_dir_all(&seeds).map_err(|e| e.to_string())?;
-        copy_samples(&root().join("samples"), &seeds);
-        let mut cmd = cargo();
-        cmd.current_dir(&fuzz_dir)
-            .args(["fuzz", "run", "-s", "none", t])
-            .arg(&seeds)
-            .args([
-                "--",
-                &format!("-max_total_time={seconds}"),
-                "-rss_limit_mb=2048",
-                "-max_len=1048576",
-            ]);
-        if !nightly {
-            cmd.env("RUSTC_BOOTSTRAP", "1");
-        }
-        run(&mut cmd)
-            .map_err(|e| format!("{e} (is cargo-fuzz installed? `cargo install cargo-fuzz`)"))?;
-    }
-    println!(
-        "fuzz smoke: {} targets ran {seconds} s each without a finding",
-        targets.len()
-    );
-    Ok(())
-}
-
-fn copy_samples(dir: &Path, to: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let path = e.path();
-        if path.is_dir() {
-            copy_samples(&path, to);
-        } else if let Some(name) = path.file_name() {
-            let _ = std::fs::copy(&path, to.join(name));
         }
     }
 }
