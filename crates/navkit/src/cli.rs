@@ -103,6 +103,9 @@ enum Command {
         /// Print one JSON document instead of lines.
         #[arg(long)]
         json: bool,
+        /// Files checked at once (default: one per core). Output order does not depend on it.
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// Semantic checks (dangling indices, broken invariants); exit 1 if any is an error.
     Validate {
@@ -242,7 +245,8 @@ fn run(cli: Cli) -> CmdResult {
             paths,
             exclude,
             json,
-        } => roundtrip(forced, &paths, &exclude, json),
+            jobs,
+        } => roundtrip(forced, &paths, &exclude, json, jobs),
         Command::Validate { file, json } => validate(forced, &file, json),
         Command::Export { file, output } => export(forced, &file, &output),
         Command::Render { file, output, size } => render(forced, &file, &output, size),
@@ -462,67 +466,65 @@ fn rewrite(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> C
     write_out(out, &written)
 }
 
+/// What checking one file of a batch gave.
+enum Checked {
+    /// The file could not be read.
+    Unreadable(String),
+    /// No format recognises the file.
+    Unrecognised,
+    /// The round trip's outcome: parts checked inside the file, or why it failed.
+    Done(&'static str, Result<usize, String>),
+}
+
 fn roundtrip(
     forced: Option<&'static dyn AnyFormat>,
     paths: &[PathBuf],
     exclude: &[String],
     json: bool,
+    jobs: Option<usize>,
 ) -> CmdResult {
     let files = walk::files(paths, exclude).map_err(Failure::Input)?;
     let mut progress = walk::Progress::new(files.len());
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut results = Vec::new();
-    for (path, named) in &files {
-        progress.step(&path.display().to_string());
+    let check = |(path, _): &(PathBuf, bool)| {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
-            Err(e) => {
-                failed += 1;
-                progress.clear();
-                report(
-                    json,
-                    &mut results,
-                    path,
-                    None,
-                    Err(format!("cannot read: {e}")),
-                );
-                continue;
-            }
+            Err(e) => return Checked::Unreadable(format!("cannot read: {e}")),
         };
-        // In directories, only files with a known signature or ending are tried.
         let Some(format) = detect(forced, path, &bytes) else {
-            if *named {
-                failed += 1;
-                progress.clear();
-                report(
-                    json,
-                    &mut results,
-                    path,
-                    None,
-                    Err("not a format this build recognises".into()),
-                );
-            } else {
-                skipped += 1;
-            }
-            continue;
+            return Checked::Unrecognised;
         };
         let outcome = format.roundtrip(&bytes).map_err(|f| match f.part {
             Some(part) => format!("{part}: {}", f.error),
             None => f.error.to_string(),
         });
-        match &outcome {
-            Ok(_) => passed += 1,
-            Err(_) => failed += 1,
-        }
-        progress.clear();
-        report(
-            json,
-            &mut results,
-            path,
-            Some(format.name()),
-            outcome.map(|ok| ok.parts),
-        );
-    }
+        Checked::Done(format.name(), outcome.map(|ok| ok.parts))
+    };
+    walk::for_each_ordered(
+        &files,
+        walk::threads(jobs),
+        check,
+        |(path, named), checked| {
+            progress.step(&path.display().to_string());
+            let (format, outcome) = match checked {
+                Checked::Unreadable(e) => (None, Err(e)),
+                // In directories, only files with a known signature or ending are tried.
+                Checked::Unrecognised if !*named => {
+                    skipped += 1;
+                    return;
+                }
+                Checked::Unrecognised => (None, Err("not a format this build recognises".into())),
+                Checked::Done(format, outcome) => (Some(format), outcome),
+            };
+            match &outcome {
+                Ok(_) => passed += 1,
+                Err(_) => failed += 1,
+            }
+            progress.clear();
+            report(json, &mut results, path, format, outcome);
+        },
+    );
     progress.clear();
     if json {
         print_json(

@@ -1,7 +1,62 @@
-//! Collecting the files a batch command works on, and showing progress on a terminal.
+//! Collecting the files a batch command works on, working on them on every core, and showing
+//! progress on a terminal.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// How many threads a batch uses: `jobs` when given (at least 1), else every core.
+pub fn threads(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// Runs `work` on every item on up to `threads` threads and hands each result to `sink` in the
+/// items' order, as soon as it and every result before it are done. Output stays in the order a
+/// one-thread run gives, whatever thread finishes first; results wait only while an earlier item
+/// is still running, so at most a few are held at once.
+pub fn for_each_ordered<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    work: impl Fn(&T) -> R + Sync,
+    mut sink: impl FnMut(&T, R),
+) {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        for item in items {
+            sink(item, work(item));
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (tx, next, work) = (tx.clone(), &next, &work);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    if tx.send((i, work(item))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let mut due = 0;
+        for (i, result) in rx {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&due) {
+                sink(&items[due], result);
+                due += 1;
+            }
+        }
+    });
+}
 
 /// Every file below the given paths: files as given, directories recursed in sorted order.
 /// Path components named in `exclude` (folder or file names) are left out.
@@ -83,5 +138,35 @@ impl Progress {
         if self.shown {
             let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_in_item_order_on_any_number_of_threads() {
+        let items: Vec<u64> = (0..200).collect();
+        for threads in [1, 2, 7, 500] {
+            let mut seen = Vec::new();
+            for_each_ordered(
+                &items,
+                threads,
+                |&i| {
+                    // Uneven work, so threads finish out of order.
+                    std::thread::sleep(std::time::Duration::from_micros((i * 37) % 200));
+                    i * i
+                },
+                |&i, sq| seen.push((i, sq)),
+            );
+            let expected: Vec<(u64, u64)> = items.iter().map(|&i| (i, i * i)).collect();
+            assert_eq!(seen, expected, "{threads} threads");
+        }
+        let mut none = 0;
+        for_each_ordered(&[] as &[u8], 4, |_| (), |_, ()| none += 1);
+        assert_eq!(none, 0);
+        assert_eq!(threads(Some(0)), 1);
+        assert!(threads(None) >= 1);
     }
 }

@@ -21,8 +21,11 @@ where
     }
 }
 
+/// What a fuzz target runs on one input.
+type Target = fn(&[u8]);
+
 /// Every fuzz target and what it runs on one input.
-const TARGETS: &[(&str, fn(&[u8]))] = &[
+const TARGETS: &[(&str, Target)] = &[
     ("quake_bytes", |d| fuzz_bytes(&nav_quake::Quake, d)),
     ("quake_model", |d| model(&nav_quake::Quake, d)),
     ("source_bytes", |d| fuzz_bytes(&nav_source::SourceNav, d)),
