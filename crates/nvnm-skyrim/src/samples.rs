@@ -96,15 +96,21 @@ pub fn exterior() -> NavmeshGeometry {
     m
 }
 
-/// A Fallout 4 navmesh (version 15, built from the documented layout): a 2×2 floor with
-/// triangle heights, an edge link, two cover edges and their mappings, and a waypoint.
+/// A Fallout 4 navmesh (version 15) shaped like the one real file: a 2×2 floor whose triangles
+/// have heights (the grid's maximum Z is the floor plus the greatest height), a wall along the
+/// south and east borders as three cover edges (each a triangle edge's vertices in reverse
+/// winding) with their cover-triangle mappings (`triangle << 2 | edge`, not in sorted order)
+/// and the cover-word bits of the mapped edges. The edge link and the waypoint follow the
+/// documented layout only: no real file has one yet.
 pub fn fallout4() -> NavmeshGeometry {
     let mut m = floor(2, 0.0, 1);
     m.version = 15;
     m.parent = Parent::Cell { cell: 0x0001_F00D };
     for (i, t) in m.triangles.iter_mut().enumerate() {
+        // 170 units (the real file's height), and lower under the north half.
+        let height = if i < 4 { 170.0 } else { 128.0 };
         t.extra = Some(TriangleExtra {
-            height: RawF32::new(i as f32 * 0.5),
+            height: RawF32::new(height),
             unknown: 0,
         });
     }
@@ -118,31 +124,37 @@ pub fn fallout4() -> NavmeshGeometry {
         triangle: 3,
         edge_index: Some(1),
     });
+    // Triangle 0 is (0, 1, 4): edge 0 runs 0 -> 1 along the south border. Triangle 2 is
+    // (1, 2, 5): edge 0 runs 1 -> 2 (south), edge 1 runs 2 -> 5 (east).
     m.cover_array = vec![
         Cover {
-            vertices: [0, 1],
-            data: [0x10, 0x00, 0x40, 0x00],
+            vertices: [1, 0],
+            data: [0x10, 0x09, 0x00, 0x80],
         },
         Cover {
-            vertices: [1, 2],
-            data: [0x20, 0x00, 0x40, 0x00],
+            vertices: [2, 1],
+            data: [0x10, 0x09, 0x00, 0x00],
+        },
+        Cover {
+            vertices: [5, 2],
+            data: [0x10, 0x09, 0x00, 0x00],
         },
     ];
-    m.cover_mappings = vec![
-        CoverMapping {
-            cover: 0,
-            triangle: 0,
-        },
-        CoverMapping {
-            cover: 1,
-            triangle: 2,
-        },
-    ];
+    m.cover_mappings = [(0, 0, 0), (2, 1, 2), (2, 0, 1)]
+        .into_iter()
+        .filter_map(|(triangle, edge, cover)| CoverMapping::new(triangle, edge, cover))
+        .collect();
+    for (t, word) in [(0usize, 0x0001), (2, 0x0003)] {
+        if let Some(tri) = m.triangles.get_mut(t) {
+            tri.cover_flags = word;
+        }
+    }
     m.waypoints = vec![Waypoint {
         position: [RawF32::new(64.0), RawF32::new(32.0), RawF32::new(0.0)],
         triangle: 0,
         flags: 0,
     }];
+    m.rebuild_grid(1);
     m
 }
 

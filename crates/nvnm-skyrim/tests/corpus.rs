@@ -1,17 +1,32 @@
-//! Round trip of every corpus file: the NVNM blobs of `skyrim/nvnm` and the plugins of `skyrim`.
+//! Round trip of every real file: the NVNM blobs of `skyrim/nvnm` and the plugins of `skyrim`,
+//! in the corpus and in the incoming folder (the same expectations for both).
+
+use std::path::PathBuf;
 
 use nav_core::Format;
 use nav_core::oracle::roundtrip_bytes;
-use nav_core::testing::{corpus_dir, corpus_files, is_negative};
+use nav_core::testing::{corpus_dir, incoming_dir, is_negative, real_files};
 use nvnm_skyrim::plugin::{Compression, RecordBody};
 use nvnm_skyrim::{NavmeshGeometry, Nvnm, Plugin};
 
+/// The NVNM blobs of the corpus and of the incoming folder; a note when there are none.
+fn blobs() -> Vec<PathBuf> {
+    let files: Vec<_> = real_files("skyrim/nvnm")
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect();
+    if files.is_empty() {
+        eprintln!("note: skipping: no NVNM blob in skyrim/nvnm of the corpus or incoming folder");
+    }
+    files
+}
+
 #[test]
 fn every_nvnm_blob_round_trips() {
-    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+    let files = blobs();
+    if files.is_empty() {
         return;
-    };
-    let files = corpus_files(&dir);
+    }
     let (mut checked, mut passed, mut json_passed) = (0usize, 0usize, 0usize);
     let mut failures = Vec::new();
     for path in &files {
@@ -44,38 +59,48 @@ fn every_nvnm_blob_round_trips() {
     }
     eprintln!("skyrim/nvnm: {checked} files checked, {passed} passed, {json_passed} through JSON");
     assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
-    assert!(checked > 0, "no corpus files found in {}", dir.display());
     assert_eq!(passed, checked);
 }
 
+/// Every blob the game wrote: no error finding, and the count of each version.
 #[test]
-fn corpus_blobs_have_no_error_findings() {
-    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+fn real_blobs_have_no_error_findings() {
+    let files = blobs();
+    if files.is_empty() {
         return;
-    };
-    let mut checked = 0;
-    for path in corpus_files(&dir) {
-        let model = Nvnm.read(&std::fs::read(&path).unwrap()).unwrap();
-        let errors: Vec<_> = Nvnm
+    }
+    let mut versions = std::collections::BTreeMap::new();
+    let mut failures = Vec::new();
+    for path in files.iter().filter(|p| !is_negative(p)) {
+        let model = Nvnm.read(&std::fs::read(path).unwrap()).unwrap();
+        *versions.entry(model.version).or_insert(0usize) += 1;
+        let errors: Vec<String> = Nvnm
             .validate(&model)
             .into_iter()
             .filter(|f| f.severity == nav_core::Severity::Error)
+            .map(|f| f.to_string())
             .collect();
-        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
-        checked += 1;
+        if !errors.is_empty() {
+            failures.push(format!("{}: {errors:#?}", path.display()));
+        }
     }
-    assert!(checked > 0);
+    eprintln!("skyrim/nvnm: validated, blobs by version: {versions:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(!versions.is_empty());
 }
 
-/// The plugins directly in `skyrim/` (not the blobs in `skyrim/nvnm/`).
-fn plugins() -> Option<Vec<std::path::PathBuf>> {
-    let dir = corpus_dir("skyrim")?;
-    let files: Vec<_> = corpus_files(&dir)
+/// The plugins directly in `skyrim/` of the corpus and of the incoming folder (not the blobs
+/// in `skyrim/nvnm/`).
+fn plugins() -> Option<Vec<PathBuf>> {
+    let files: Vec<_> = real_files("skyrim")
         .into_iter()
-        .filter(|p| p.parent() == Some(dir.as_path()) || is_negative(p))
+        .filter(|(dir, p)| p.parent() == Some(dir.as_path()) || is_negative(p))
+        .map(|(_, p)| p)
         .collect();
-    assert!(!files.is_empty(), "no plugins in {}", dir.display());
-    Some(files)
+    if files.is_empty() {
+        eprintln!("note: skipping: no plugin in skyrim of the corpus or incoming folder");
+    }
+    (!files.is_empty()).then_some(files)
 }
 
 #[test]
@@ -137,9 +162,13 @@ fn every_plugin_rewrites_byte_exactly_with_every_navmesh() {
 /// The blobs in `skyrim/nvnm/` were extracted from these plugins: extraction gives them back.
 #[test]
 fn extracted_navmeshes_equal_the_corpus_blobs() {
-    let (Some(files), Some(blobs)) = (plugins(), corpus_dir("skyrim/nvnm")) else {
+    let Some(files) = plugins() else {
         return;
     };
+    let folders: Vec<PathBuf> = [corpus_dir("skyrim/nvnm"), incoming_dir("skyrim/nvnm")]
+        .into_iter()
+        .flatten()
+        .collect();
     let mut matched = 0;
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
@@ -150,10 +179,12 @@ fn extracted_navmeshes_equal_the_corpus_blobs() {
             .to_string_lossy()
             .replace(' ', "_");
         for (form_id, nvnm) in view.navmeshes() {
-            let blob = blobs.join(format!("{stem}_{form_id:08X}.nvnm"));
-            if let Ok(expected) = std::fs::read(&blob) {
-                nav_core::assert_bytes_eq!(expected, nvnm, "{}", blob.display());
-                matched += 1;
+            let name = format!("{stem}_{form_id:08X}.nvnm");
+            for blob in folders.iter().map(|d| d.join(&name)) {
+                if let Ok(expected) = std::fs::read(&blob) {
+                    nav_core::assert_bytes_eq!(expected, nvnm, "{}", blob.display());
+                    matched += 1;
+                }
             }
         }
     }

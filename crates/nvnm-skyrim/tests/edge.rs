@@ -1,6 +1,7 @@
 //! Hand-built edge cases for NVNM blobs and plugins: empty meshes, sentinels, odd floats,
-//! the version-15 layout (no real sample exists), truncation at every byte, absurd counts,
-//! bad group sizes, zlib oddities, and the writer's refusals.
+//! every part of the version-15 layout (edge links and waypoints are in no real file yet),
+//! truncation at every byte, absurd counts, bad group sizes, zlib oddities, and the writer's
+//! refusals.
 
 use nav_core::oracle::{roundtrip_bytes, roundtrip_model};
 use nav_core::testing::LeBuilder;
@@ -205,12 +206,12 @@ fn full_v15() -> Vec<u8> {
         .u8(2)
         .u32(0)
         .u32(1)
-        .u16(0)
+        .u16(2)
         .u16(1)
         .bytes(&[1, 2, 3, 4])
         .u32(1)
-        .u16(0)
-        .i16(0)
+        .u16(1) // triangle 0, edge 1 (1 -> 2)
+        .u16(0) // cover 0
         .u32(1)
         .vec3(3.0, 3.0, 0.0)
         .i16(0)
@@ -246,7 +247,10 @@ fn version_15_layout_from_the_documentation() {
     assert_eq!(m.edge_links[0].edge_index, Some(2));
     assert_eq!(m.edge_links[0].link_type, 3);
     assert_eq!(m.cover_array[0].data, [1, 2, 3, 4]);
-    assert_eq!(m.cover_mappings[0].triangle, 0);
+    assert_eq!(m.cover_array[0].vertices, [2, 1]);
+    let map = &m.cover_mappings[0];
+    assert_eq!((map.triangle_edge, map.cover), (1, 0));
+    assert_eq!((map.triangle(), map.edge()), (0, 1));
     assert_eq!(m.waypoints[0].flags, 0x8000_0001);
     assert!(m.cover_triangles.is_empty());
     assert_eq!(Nvnm.validate(&m), vec![]);

@@ -4,7 +4,7 @@
 use nav_core::Format;
 use nav_core::geometry::UpAxis;
 use nav_core::testing::noise;
-use nav_core::testing::{corpus_dir, corpus_files, is_negative};
+use nav_core::testing::{is_negative, real_files};
 use nvnm_skyrim::nvnm::{DoorTriangle, EdgeLink, triangle_flags};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
 
@@ -189,8 +189,9 @@ fn plugin_meshes_that_link_to_each_other_are_joined() {
 #[test]
 fn every_corpus_file_maps_consistently() {
     let mut blobs = 0;
-    if let Some(dir) = corpus_dir("skyrim/nvnm") {
-        for path in corpus_files(&dir).into_iter().filter(|p| !is_negative(p)) {
+    {
+        let files = real_files("skyrim/nvnm").into_iter().map(|(_, f)| f);
+        for path in files.filter(|p| !is_negative(p)) {
             let m = Nvnm.read(&std::fs::read(&path).unwrap()).unwrap();
             let g = Nvnm.geometry(&m).unwrap();
             assert!(g.is_consistent(), "{}", path.display());
@@ -211,11 +212,9 @@ fn every_corpus_file_maps_consistently() {
         }
     }
     let (mut plugins, mut links) = (0, 0);
-    if let Some(dir) = corpus_dir("skyrim") {
-        for path in corpus_files(&dir)
-            .into_iter()
-            .filter(|p| !is_negative(p) && p.extension().is_some_and(|e| e == "esp"))
-        {
+    {
+        let files = real_files("skyrim").into_iter().map(|(_, f)| f);
+        for path in files.filter(|p| !is_negative(p) && p.extension().is_some_and(|e| e == "esp")) {
             let model = Plugin.read(&std::fs::read(&path).unwrap()).unwrap();
             let g = Plugin.geometry(&model).unwrap();
             assert!(g.is_consistent(), "{}", path.display());

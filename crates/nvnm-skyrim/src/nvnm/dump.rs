@@ -89,7 +89,14 @@ pub fn dump(m: &NavmeshGeometry, out: &mut dyn Write) -> fmt::Result {
     if !m.cover_mappings.is_empty() {
         writeln!(out, "cover mappings: {}", m.cover_mappings.len())?;
         for (i, c) in m.cover_mappings.iter().enumerate() {
-            writeln!(out, "  [{i}] cover {} triangle {}", c.cover, c.triangle)?;
+            writeln!(
+                out,
+                "  [{i}] triangle {} edge {} ({:#06x}) cover {}",
+                c.triangle(),
+                c.edge(),
+                c.triangle_edge,
+                c.cover
+            )?;
         }
     }
     if !m.waypoints.is_empty() {

@@ -27,7 +27,9 @@ pub struct Triangle {
     pub extra: Option<TriangleExtra>,
     /// Triangle flags (bits 0-2: the edge is an edge link; see [`super::triangle_flags`]).
     pub flags: u16,
-    /// Cover flags of edges 0-1 and 1-2, kept raw.
+    /// The cover word, kept raw. Version 12: cover values of edges 0-1 and 1-2 (xEdit's
+    /// reading). Version 15, inferred from one real file: bit `i` set where edge `i` has a
+    /// cover-triangle mapping.
     pub cover_flags: u16,
 }
 
@@ -38,14 +40,15 @@ impl Triangle {
     }
 }
 
-/// The fields a version-15 triangle adds.
+/// The fields a version-15 triangle adds, between its edges and its flags.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct TriangleExtra {
-    /// Height.
+    /// Height (xEdit's name). On the one real Fallout 4 file, the grid's maximum Z is the
+    /// highest vertex plus this height: a clearance above the triangle, by inference.
     pub height: RawF32,
-    /// A byte of unknown meaning.
+    /// A byte of unknown meaning (0 on the one real file; an old xEdit comment says "flags").
     pub unknown: u8,
 }
 
@@ -81,26 +84,58 @@ pub struct DoorTriangle {
     pub door: u32,
 }
 
-/// An entry of the version-15 cover array.
+/// An entry of the version-15 cover array: one cover edge.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Cover {
-    /// The two vertices of the cover edge.
+    /// The two vertices of the cover edge: on the one real file, the vertices of the mapped
+    /// triangle edge in the reverse of the triangle's winding.
     pub vertices: [u16; 2],
-    /// Four bytes of cover data, kept raw.
+    /// Four bytes of cover data (xEdit's "Data"), meaning unknown, kept raw.
     pub data: [u8; 4],
 }
 
-/// A version-15 cover-triangle mapping.
+/// A version-15 cover-triangle mapping: the triangle edge that cover entry `cover` lies on.
+///
+/// The first stored field packs a triangle and one of its edges, `triangle << 2 | edge`; the
+/// second indexes [`NavmeshGeometry::cover_array`]. xEdit and Mutagen call the two fields
+/// "Cover" and "Triangle", in that order, but the one real file fits neither that order nor
+/// the reverse, and fits this reading for every entry (see `docs/formats/skyrim.md`). The
+/// packed field is kept raw, so any value round-trips.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct CoverMapping {
+    /// Triangle and edge, `triangle << 2 | edge` (edge 0: 0-1, 1: 1-2, 2: 2-0).
+    pub triangle_edge: u16,
     /// Index into the cover array.
     pub cover: u16,
-    /// Triangle index.
-    pub triangle: i16,
+}
+
+impl CoverMapping {
+    /// The mapping of edge `edge` (0: 0-1, 1: 1-2, 2: 2-0) of `triangle` to cover entry
+    /// `cover`, or `None` when the edge is past 2 or the triangle does not fit the 14 bits the
+    /// packed field leaves it.
+    pub fn new(triangle: u16, edge: u8, cover: u16) -> Option<CoverMapping> {
+        if edge > 2 || triangle > u16::MAX >> 2 {
+            return None;
+        }
+        Some(CoverMapping {
+            triangle_edge: triangle << 2 | u16::from(edge),
+            cover,
+        })
+    }
+
+    /// The triangle: the packed field's upper 14 bits.
+    pub fn triangle(&self) -> u16 {
+        self.triangle_edge >> 2
+    }
+
+    /// The edge of that triangle: the packed field's lower 2 bits (3 names no edge).
+    pub fn edge(&self) -> u8 {
+        (self.triangle_edge & 3) as u8
+    }
 }
 
 /// A version-15 waypoint.
@@ -185,7 +220,8 @@ pub struct NavmeshGeometry {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub cover_triangles: Vec<i16>,
-    /// Version 15 only: cover-triangle mappings.
+    /// Version 15 only: cover-triangle mappings, in stored order (not sorted on the one real
+    /// file).
     #[cfg_attr(
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")
@@ -228,6 +264,10 @@ impl NavmeshGeometry {
     /// Recomputes the grid bounds from the vertices, and fills the cells of a `divisor`-wide grid
     /// with every triangle whose XY bounding box touches the cell (lists sorted ascending), as
     /// the Creation Kit lays it out. Triangle indices past `i16::MAX` are left out.
+    ///
+    /// A version-15 triangle raises the maximum Z to its highest vertex plus its height, as on
+    /// the one real Fallout 4 file (whose triangles all have the same height, so it cannot
+    /// tell this from the highest vertex plus the greatest height).
     pub fn rebuild_grid(&mut self, divisor: u8) {
         let mut min = [f32::INFINITY; 3];
         let mut max = [f32::NEG_INFINITY; 3];
@@ -240,6 +280,19 @@ impl NavmeshGeometry {
         if self.vertices.is_empty() {
             min = [0.0; 3];
             max = [0.0; 3];
+        }
+        for tri in &self.triangles {
+            let Some(extra) = tri.extra else { continue };
+            let top = tri
+                .vertices
+                .iter()
+                .filter_map(|&v| self.vertices.get(usize::from(v)))
+                .map(|p| p[2].get())
+                .fold(f32::NEG_INFINITY, f32::max);
+            let raised = top + extra.height.get();
+            if raised.is_finite() {
+                max[2] = max[2].max(raised);
+            }
         }
         let mut grid = Grid::empty(divisor, min.map(RawF32::new), max.map(RawF32::new));
         let d = usize::from(divisor);
@@ -373,8 +426,8 @@ impl NavmeshGeometry {
                 Vec::new(),
                 m.iter()
                     .map(|m| CoverMapping {
+                        triangle_edge: m.triangle_edge.get(),
                         cover: m.cover.get(),
-                        triangle: m.triangle.get(),
                     })
                     .collect(),
             ),

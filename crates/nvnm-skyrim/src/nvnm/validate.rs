@@ -1,10 +1,12 @@
 //! Semantic lints over an `NVNM` model; never parse errors.
 //!
-//! Errors: indices that name nothing (vertices, triangles, edge links, cover entries), edge
-//! values no reader can interpret, a cell count that is not `divisor²`, a version without a
-//! layout. Warnings: neighbours that do not name each other back, grid entries whose triangle
-//! does not touch their cell, vertices outside the grid bounds. Infos: values that differ from
-//! what the Creation Kit writes (pathing-cell CRC, door type, cell size).
+//! Errors: indices that name nothing (vertices, triangles, edge links), edge values no reader
+//! can interpret, a cell count that is not `divisor²`, a version without a layout. Warnings:
+//! neighbours that do not name each other back, grid entries whose triangle does not touch
+//! their cell, vertices outside the grid bounds, and the version-15 references whose meaning
+//! rests on one real file or on the documented layout alone (cover mappings, waypoints).
+//! Infos: values that differ from what the Creation Kit writes (pathing-cell CRC, door type,
+//! cell size).
 
 use nav_core::Finding;
 
@@ -113,28 +115,74 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
             }
         }
     }
-    for (i, c) in m.cover_mappings.iter().enumerate() {
-        if usize::from(c.cover) >= m.cover_array.len() {
-            out.push(Finding::error(
-                format!("cover_mappings[{i}] cover"),
-                format!(
-                    "cover {} is past the {} cover entries",
-                    c.cover,
-                    m.cover_array.len()
-                ),
+    validate_cover_mappings(m, &mut out);
+    // The waypoint layout comes from xEdit and Mutagen only: no real file has a waypoint yet.
+    for (i, w) in m.waypoints.iter().enumerate() {
+        if usize::try_from(w.triangle).map_or(true, |t| t >= nt) {
+            out.push(Finding::warning(
+                format!("waypoints[{i}] triangle"),
+                format!("triangle {} is not one of the {nt} triangles", w.triangle),
             ));
         }
-        tri_in_range(
-            &mut out,
-            format!("cover_mappings[{i}] triangle"),
-            c.triangle,
-        );
-    }
-    for (i, w) in m.waypoints.iter().enumerate() {
-        tri_in_range(&mut out, format!("waypoints[{i}] triangle"), w.triangle);
     }
     validate_grid(m, &mut out);
     out
+}
+
+/// Version-15 cover mappings, read as `triangle << 2 | edge` and a cover index. That reading
+/// fits every mapping of the one real Fallout 4 file but is not proven, so what contradicts it
+/// is a warning: a cover index past the cover array, a triangle past the triangles, edge 3, and
+/// a cover entry whose two vertices are not those of the mapped edge.
+fn validate_cover_mappings(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
+    let (nc, nt) = (m.cover_array.len(), m.triangles.len());
+    for (i, c) in m.cover_mappings.iter().enumerate() {
+        let location = format!("cover_mappings[{i}]");
+        let cover = m.cover_array.get(usize::from(c.cover));
+        if cover.is_none() {
+            out.push(Finding::warning(
+                format!("{location} cover"),
+                format!("cover {} is past the {nc} cover entries", c.cover),
+            ));
+        }
+        let (t, e) = (c.triangle(), c.edge());
+        let triangle = m.triangles.get(usize::from(t));
+        if triangle.is_none() {
+            out.push(Finding::warning(
+                format!("{location} triangle_edge"),
+                format!(
+                    "{:#06x} names triangle {t}, not one of the {nt} triangles",
+                    c.triangle_edge
+                ),
+            ));
+        }
+        if e > 2 {
+            out.push(Finding::warning(
+                format!("{location} triangle_edge"),
+                format!(
+                    "{:#06x} names edge 3; a triangle has edges 0 to 2",
+                    c.triangle_edge
+                ),
+            ));
+        }
+        let (Some(cover), Some(triangle)) = (cover, triangle) else {
+            continue;
+        };
+        let k = usize::from(e);
+        let (Some(&a), Some(&b)) = (triangle.vertices.get(k), triangle.vertices.get((k + 1) % 3))
+        else {
+            continue;
+        };
+        let [p, q] = cover.vertices;
+        if !((p == a && q == b) || (p == b && q == a)) {
+            out.push(Finding::warning(
+                location,
+                format!(
+                    "cover {} has vertices ({p}, {q}), but edge {e} of triangle {t} joins {a} and {b}",
+                    c.cover
+                ),
+            ));
+        }
+    }
 }
 
 fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {

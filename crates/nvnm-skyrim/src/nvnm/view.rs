@@ -71,7 +71,8 @@ pub struct Triangle12Record {
     pub cover_flags: U16,
 }
 
-/// A version-15 (Fallout 4) triangle, 21 bytes.
+/// A version-15 (Fallout 4) triangle, 21 bytes: the v12 fields with a height and an unknown
+/// byte between the edges and the flags (checked on a real Fallout 4 file).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]
@@ -81,13 +82,15 @@ pub struct Triangle15Record {
     pub vertices: [U16; 3],
     /// Edge values of edges 0-1, 1-2 and 2-0 (see [`Edge`]).
     pub edges: [I16; 3],
-    /// Height.
+    /// Height (xEdit's name). On the one real file, the grid's maximum Z is the highest vertex
+    /// plus this height: a vertical clearance above the triangle, by inference.
     pub height: F32,
-    /// A byte of unknown meaning.
+    /// A byte of unknown meaning (0 on the one real file).
     pub unknown: u8,
     /// Triangle flags (bits 0-2: the edge is an edge link).
     pub flags: U16,
-    /// Cover flags.
+    /// Cover flags, kept raw. On the one real file, bit `i` is set exactly where edge `i` has a
+    /// cover-triangle mapping (inferred; not the v12 meaning).
     pub cover_flags: U16,
 }
 
@@ -105,7 +108,8 @@ pub struct EdgeLink12Record {
     pub triangle: I16,
 }
 
-/// A version-15 edge link, 11 bytes.
+/// A version-15 edge link, 11 bytes (from xEdit, Mutagen and Wrye Bash; no real file has one
+/// yet).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]
@@ -135,31 +139,37 @@ pub struct DoorTriangleRecord {
     pub door: U32,
 }
 
-/// An entry of the version-15 cover array, 8 bytes.
+/// An entry of the version-15 cover array, 8 bytes: one cover edge of the mesh.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]
 #[repr(C)]
 pub struct CoverRecord {
-    /// The two vertices of the cover edge.
+    /// The two vertices of the cover edge. On the one real file they are the vertices of a
+    /// triangle edge, in the reverse of the triangle's winding.
     pub vertices: [U16; 2],
-    /// Four bytes of cover data, kept raw.
+    /// Four bytes of cover data (xEdit's "Data"), meaning unknown, kept raw.
     pub data: [u8; 4],
 }
 
-/// A version-15 cover-triangle mapping, 4 bytes.
+/// A version-15 cover-triangle mapping, 4 bytes: the triangle edge a cover entry lies on.
+///
+/// xEdit and Mutagen name the two fields (cover, triangle); the one real file fits neither that
+/// order nor the reverse. It fits, for every entry, a first field packing triangle and edge,
+/// `triangle << 2 | edge`, and a second field indexing the cover array (see
+/// `docs/formats/skyrim.md`).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]
 #[repr(C)]
 pub struct CoverMappingRecord {
+    /// Triangle and edge, `triangle << 2 | edge` (edge 0: 0-1, 1: 1-2, 2: 2-0).
+    pub triangle_edge: U16,
     /// Index into the cover array.
     pub cover: U16,
-    /// Triangle index.
-    pub triangle: I16,
 }
 
-/// A version-15 waypoint, 18 bytes.
+/// A version-15 waypoint, 18 bytes (from xEdit and Mutagen; no real file has one yet).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]

@@ -208,7 +208,7 @@ pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
         }
         count(&mut w, "cover mappings", model.cover_mappings.len())?;
         for m in &model.cover_mappings {
-            w.u16(m.cover).i16(m.triangle);
+            w.u16(m.triangle_edge).u16(m.cover);
         }
         count(&mut w, "waypoints", model.waypoints.len())?;
         for p in &model.waypoints {
