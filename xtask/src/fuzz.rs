@@ -102,7 +102,7 @@ fn cargo_fuzz() -> Command {
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("nightly"));
     let mut cmd = cargo();
-    cmd.current_dir(root().join("fuzz"));
+    cmd.current_dir(root().join("fuzz")).arg("fuzz");
     if !nightly {
         cmd.env("RUSTC_BOOTSTRAP", "1");
     }
