@@ -46,7 +46,7 @@ pub mod view;
 pub mod write;
 
 pub use convert::area_to_model;
-pub use flavour::{Flavour, Layout};
+pub use flavour::{Flavour, Layout, candidates};
 pub use geometry::geometry;
 pub use model::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
