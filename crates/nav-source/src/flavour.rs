@@ -45,8 +45,8 @@ impl Flavour {
         Flavour::Base,
         Flavour::CounterStrike,
         Flavour::TeamFortress2,
-        Flavour::Left4Dead2,
         Flavour::Left4Dead,
+        Flavour::Left4Dead2,
     ];
 
     /// The short name used in summaries, errors and on the command line (`base`, `cs`, `tf2`,
