@@ -83,6 +83,11 @@ fn conform_area(area: &mut Area, layout: &Layout, u: &mut Unstructured<'_>) -> R
     } else if layout.is_terror() {
         AreaCustom::Terror {
             spawn_attributes: u.arbitrary()?,
+            legacy_word: if layout.has_terror_legacy_word() {
+                Some(u.arbitrary()?)
+            } else {
+                None
+            },
             fog_place: u.arbitrary()?,
             visible_areas: u.arbitrary()?,
             inherit_visibility_from: u.arbitrary()?,
@@ -118,7 +123,7 @@ impl<'a> Arbitrary<'a> for SourceMesh {
                 Flavour::Base => *u.choose(&[0u32, 0, 3, 7, 12])?,
                 Flavour::CounterStrike => 1,
                 Flavour::TeamFortress2 => 2,
-                Flavour::Left4Dead => 13,
+                Flavour::Left4Dead => *u.choose(&[12u32, 13])?,
                 Flavour::Left4Dead2 => 14,
             }
         };

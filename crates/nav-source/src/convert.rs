@@ -103,11 +103,13 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
         },
         AreaCustomView::Terror {
             spawn_attributes,
+            legacy_word,
             fog_place,
             visible_areas,
             inherit_visibility_from,
         } => AreaCustom::Terror {
             spawn_attributes: spawn_attributes.get(),
+            legacy_word: legacy_word.map(|w| w.get()),
             fog_place: fog_place.get(),
             visible_areas: visible_areas
                 .iter()

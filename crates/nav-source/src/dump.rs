@@ -181,6 +181,7 @@ pub fn dump(mesh: &SourceMesh, out: &mut dyn Write) -> fmt::Result {
             }
             AreaCustom::Terror {
                 spawn_attributes,
+                legacy_word,
                 fog_place,
                 visible_areas,
                 inherit_visibility_from,
@@ -189,9 +190,17 @@ pub fn dump(mesh: &SourceMesh, out: &mut dyn Write) -> fmt::Result {
                     .iter()
                     .map(|v| (v.area_index, v.attributes))
                     .collect();
+                let word = legacy_word
+                    .map(|w| format!(" legacy_word {w:#x}"))
+                    .unwrap_or_default();
+                let by = if layout.terror_visibility_by_index() {
+                    "index"
+                } else {
+                    "id"
+                };
                 writeln!(
                     out,
-                    "    spawn_attributes {spawn_attributes:#x} fog_place {fog_place} visible_areas (index, attributes) ({}): {vis:?} inherit_visibility_from {inherit_visibility_from}",
+                    "    spawn_attributes {spawn_attributes:#x}{word} fog_place {fog_place} visible_areas ({by}, attributes) ({}): {vis:?} inherit_visibility_from {inherit_visibility_from}",
                     vis.len()
                 )?
             }

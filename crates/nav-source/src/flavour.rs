@@ -27,7 +27,9 @@ pub enum Flavour {
     /// Team Fortress 2: at sub-version 2 and up every area appends a 32-bit word of TF attributes.
     #[cfg_attr(feature = "serde", serde(rename = "tf2"))]
     TeamFortress2,
-    /// Left 4 Dead (sub-version 13): the same rules as [`Flavour::Left4Dead2`].
+    /// Left 4 Dead (sub-versions 12 and 13, the Left 4 Dead 1 era): the same blocks as
+    /// [`Flavour::Left4Dead2`]; what differs by sub-version is gated on the sub-version, not on
+    /// the flavour, so the two flavours read the same bytes.
     #[cfg_attr(feature = "serde", serde(rename = "l4d"))]
     Left4Dead,
     /// Left 4 Dead 2 (sub-version 14): a zombie-population string and fog places before the
@@ -38,13 +40,13 @@ pub enum Flavour {
 }
 
 impl Flavour {
-    /// Every flavour, in the order auto-detection tries them after the sub-version's own guess.
+    /// Every flavour, in the order the command line lists their names.
     pub const ALL: [Flavour; 5] = [
         Flavour::Base,
         Flavour::CounterStrike,
         Flavour::TeamFortress2,
-        Flavour::Left4Dead2,
         Flavour::Left4Dead,
+        Flavour::Left4Dead2,
     ];
 
     /// The short name used in summaries, errors and on the command line (`base`, `cs`, `tf2`,
@@ -69,8 +71,8 @@ impl Flavour {
         matches!(self, Flavour::Left4Dead | Flavour::Left4Dead2)
     }
 
-    /// The flavour a sub-version usually means: 1 is CS, 2 is TF2, 13 is Left 4 Dead, 14 and up
-    /// Left 4 Dead 2, anything else (and every file below version 10) base.
+    /// The flavour a sub-version usually means: 1 is CS, 2 is TF2, 12 and 13 Left 4 Dead, 14 and
+    /// up Left 4 Dead 2, anything else (and every file below version 10) base.
     pub fn guess(version: u32, sub_version: u32) -> Flavour {
         if version < 10 {
             return Flavour::Base;
@@ -78,9 +80,21 @@ impl Flavour {
         match sub_version {
             1 => Flavour::CounterStrike,
             2 => Flavour::TeamFortress2,
-            13 => Flavour::Left4Dead,
+            TERROR_MIN_SUB_VERSION..=13 => Flavour::Left4Dead,
             14.. => Flavour::Left4Dead2,
             _ => Flavour::Base,
+        }
+    }
+
+    /// The sub-version from which this flavour's data differs from the base layout (CS 1, TF2 2,
+    /// the Left 4 Dead flavours [`TERROR_MIN_SUB_VERSION`]); 0 for base. Below it the flavour
+    /// reads the same bytes as base (CS, TF2) or refuses the file (Left 4 Dead).
+    pub fn first_sub_version(self) -> u32 {
+        match self {
+            Flavour::Base => 0,
+            Flavour::CounterStrike => 1,
+            Flavour::TeamFortress2 => 2,
+            Flavour::Left4Dead | Flavour::Left4Dead2 => TERROR_MIN_SUB_VERSION,
         }
     }
 }
@@ -91,8 +105,47 @@ impl fmt::Display for Flavour {
     }
 }
 
-/// The lowest Left 4 Dead sub-version this crate reads (older ones carry extra, unnamed words).
-pub const TERROR_MIN_SUB_VERSION: u32 = 13;
+/// The lowest Left 4 Dead sub-version this crate reads. Sub-version 12 is checked on a real file
+/// (a Left 4 Dead development map); older ones store the population differently and carry more
+/// unnamed words per area, and no file of them is known.
+pub const TERROR_MIN_SUB_VERSION: u32 = 12;
+
+/// The flavours auto-detection tries on a file of this version and sub-version, in order; the
+/// first that reads the file to its exact end wins.
+///
+/// | version | sub-version | tried, in order | why |
+/// |---|---|---|---|
+/// | 1–9 | (none) | base | no sub-version: CS and TF2 add nothing, Left 4 Dead needs 12 |
+/// | 10–16 | 0 | base | the same |
+/// | 10–16 | 1 | cs, base | every real file at 1 is CS:S or CS:GO; TF2 adds nothing below 2 |
+/// | 10–16 | 2 | tf2, base, cs | every real file at 2 is TF2 or a TF2-derived mod |
+/// | 10–16 | 3–11 | base, cs, tf2 | no real file; CS and TF2 still read their blocks |
+/// | 10–16 | 12, 13 | l4d, base, cs, tf2 | every real file at 12 or 13 is a Left 4 Dead development map |
+/// | 10–16 | 14 and up | l4d2, base, cs, tf2 | every real file at 14 is Left 4 Dead 2 |
+///
+/// The sub-version's own game ([`Flavour::guess`]) comes first because on every real file with
+/// a sub-version it is the only flavour that reads to the end; base comes next because it is the
+/// SDK layout that mods of unknown games start from; then the other flavours whose data exists
+/// at that sub-version ([`Flavour::first_sub_version`]). A flavour that would read exactly the
+/// same bytes as one already listed is left out (CS at sub-version 0, TF2 below 2, Left 4 Dead 2
+/// beside Left 4 Dead), so a file that no flavour reads is reported once per distinct layout.
+pub fn candidates(version: u32, sub_version: u32) -> Vec<Flavour> {
+    let own = Flavour::guess(version, sub_version);
+    let mut out = vec![own];
+    if version < 10 {
+        return out;
+    }
+    for f in [
+        Flavour::Base,
+        Flavour::CounterStrike,
+        Flavour::TeamFortress2,
+    ] {
+        if f != own && sub_version >= f.first_sub_version() {
+            out.push(f);
+        }
+    }
+    out
+}
 
 /// The newest version Valve's Source 1 code writes.
 pub const MAX_VERSION: u32 = 16;
@@ -192,6 +245,17 @@ impl Layout {
     pub fn is_terror(&self) -> bool {
         self.flavour.is_terror()
     }
+    /// The Left 4 Dead per-area block stores an unnamed 32-bit word between the spawn attributes
+    /// and the fog place (sub-version 12; community readers read it for 5 to 12).
+    pub fn has_terror_legacy_word(&self) -> bool {
+        self.is_terror() && self.sub_version < 13
+    }
+    /// The Left 4 Dead visible-area entries name areas by their 0-based index in the area list
+    /// (sub-version 14 and up); before, they name areas by id (measured on the real files: at
+    /// sub-versions 12 and 13 every entry is an existing area id and every area lists its own).
+    pub fn terror_visibility_by_index(&self) -> bool {
+        self.is_terror() && self.sub_version >= 14
+    }
     /// Bytes a file may carry after its last record (stale data of an older, longer save):
     /// allowed for the GoldSrc versions 1 to 5 only.
     pub fn allows_stale_tail(&self) -> bool {
@@ -204,5 +268,76 @@ impl Layout {
         } else {
             self.version.to_string()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Flavour::{
+        Base, CounterStrike as Cs, Left4Dead as L4d, Left4Dead2 as L4d2, TeamFortress2 as Tf2,
+    };
+
+    #[test]
+    fn detection_table() {
+        let rows: &[(u32, u32, &[Flavour])] = &[
+            (3, 0, &[Base]),
+            (9, 0, &[Base]),
+            (10, 0, &[Base]),
+            (16, 0, &[Base]),
+            (16, 1, &[Cs, Base]),
+            (16, 2, &[Tf2, Base, Cs]),
+            (16, 3, &[Base, Cs, Tf2]),
+            (11, 11, &[Base, Cs, Tf2]),
+            (12, 12, &[L4d, Base, Cs, Tf2]),
+            (14, 13, &[L4d, Base, Cs, Tf2]),
+            (16, 14, &[L4d2, Base, Cs, Tf2]),
+            (16, 99, &[L4d2, Base, Cs, Tf2]),
+        ];
+        for (version, sub, expected) in rows {
+            assert_eq!(
+                candidates(*version, *sub),
+                *expected,
+                "version {version} sub-version {sub}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_candidate_reads_different_bytes() {
+        // No row lists two flavours whose gates agree at that sub-version (both L4D flavours,
+        // or CS/TF2 below their first sub-version, which read like base).
+        for version in 1..=MAX_VERSION {
+            for sub in 0..20 {
+                let list = candidates(version, sub);
+                assert!(!list.is_empty());
+                assert_eq!(list.first(), Some(&Flavour::guess(version, sub)));
+                assert!(!(list.contains(&L4d) && list.contains(&L4d2)));
+                for f in &list {
+                    if *f != Base {
+                        assert!(
+                            version >= 10 && sub >= f.first_sub_version(),
+                            "{f} at {version}.{sub}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn terror_gates_follow_the_sub_version() {
+        let at = |sub, flavour| Layout {
+            version: 16,
+            sub_version: sub,
+            flavour,
+        };
+        assert!(at(12, L4d).has_terror_legacy_word());
+        assert!(at(12, L4d2).has_terror_legacy_word());
+        assert!(!at(13, L4d).has_terror_legacy_word());
+        assert!(!at(12, Base).has_terror_legacy_word());
+        assert!(!at(13, L4d).terror_visibility_by_index());
+        assert!(at(14, L4d2).terror_visibility_by_index());
+        assert!(at(14, L4d).terror_visibility_by_index());
     }
 }

@@ -8,7 +8,8 @@
 //! - [`parse`] builds a zero-copy [`SourceView`], detecting the game [`Flavour`];
 //!   [`parse_with`] reads as a flavour you choose.
 //! - [`SourceView::to_model`] copies into the owned [`SourceMesh`]; [`write()`] serialises it.
-//! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection).
+//! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);
+//!   [`SourceNavAs`] does the same for one flavour you choose (`navkit --flavour`).
 //!
 //! ```
 //! use nav_core::RawF32;
@@ -46,7 +47,7 @@ pub mod view;
 pub mod write;
 
 pub use convert::area_to_model;
-pub use flavour::{Flavour, Layout};
+pub use flavour::{Flavour, Layout, candidates};
 pub use geometry::geometry;
 pub use model::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
@@ -140,6 +141,79 @@ impl Format for SourceNav {
             s = s.count("stale tail bytes", model.stale_tail.len());
         }
         s
+    }
+
+    fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {
+        dump::dump(model, out)
+    }
+
+    fn geometry(&self, model: &SourceMesh) -> Option<nav_core::geometry::Geometry> {
+        Some(geometry(model))
+    }
+}
+
+/// The Source `.nav` format read as one chosen flavour, without auto-detection: what
+/// `navkit --flavour NAME` uses. Everything but the parse (and the write, which does not ask
+/// that auto-detection would find the flavour again) is [`SourceNav`]'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceNavAs(pub Flavour);
+
+impl SourceNavAs {
+    /// The format read as `flavour`, with a `'static` lifetime (for tools that keep formats in a
+    /// list of `&'static dyn` objects).
+    pub fn get(flavour: Flavour) -> &'static SourceNavAs {
+        match flavour {
+            Flavour::Base => &SourceNavAs(Flavour::Base),
+            Flavour::CounterStrike => &SourceNavAs(Flavour::CounterStrike),
+            Flavour::TeamFortress2 => &SourceNavAs(Flavour::TeamFortress2),
+            Flavour::Left4Dead => &SourceNavAs(Flavour::Left4Dead),
+            Flavour::Left4Dead2 => &SourceNavAs(Flavour::Left4Dead2),
+        }
+    }
+}
+
+impl Format for SourceNavAs {
+    type View<'a> = SourceView<'a>;
+    type Model = SourceMesh;
+
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+
+    fn description(&self) -> &'static str {
+        SourceNav.description()
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        SourceNav.extensions()
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        SourceNav.sniff(bytes)
+    }
+
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {
+        parse_with(bytes, self.0)
+    }
+
+    fn to_model(&self, view: &SourceView<'_>) -> SourceMesh {
+        view.to_model()
+    }
+
+    fn write(&self, model: &SourceMesh) -> Result<Vec<u8>> {
+        write(model)
+    }
+
+    fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
+        write_view(view)
+    }
+
+    fn validate(&self, model: &SourceMesh) -> Vec<Finding> {
+        validate(model)
+    }
+
+    fn summary(&self, model: &SourceMesh) -> Summary {
+        SourceNav.summary(model)
     }
 
     fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {

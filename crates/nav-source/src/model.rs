@@ -276,12 +276,15 @@ pub struct VisibleArea {
     pub attributes: u8,
 }
 
-/// A potentially visible area of a Left 4 Dead file, named by index.
+/// A potentially visible area of a Left 4 Dead file: named by its index in the area list from
+/// sub-version 14, by its id in sub-versions 12 and 13 (see
+/// [`Layout::terror_visibility_by_index`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct VisibleAreaIndex {
-    /// The visible area's 0-based index in the file's area list.
+    /// The visible area's 0-based index in the file's area list; its area id below sub-version
+    /// 14.
     pub area_index: u32,
     /// Visibility attributes.
     pub attributes: u8,
@@ -310,10 +313,19 @@ pub enum AreaCustom {
     Terror {
         /// Spawn attribute flags.
         spawn_attributes: u32,
+        /// The unnamed 32-bit word that sub-versions before 13 store after the spawn attributes
+        /// (`Some` exactly there; 0 in the one real file). Left out of JSON when `None`.
+        #[cfg_attr(
+            feature = "serde",
+            serde(default, skip_serializing_if = "Option::is_none")
+        )]
+        legacy_word: Option<u32>,
         /// Index of the fog place.
         fog_place: u16,
-        /// Potentially visible areas, by their 0-based index in the file's area list (not by id:
-        /// in the samples every value is below the area count and each list is sorted).
+        /// Potentially visible areas: by their 0-based index in the file's area list from
+        /// sub-version 14 (in those files every value is below the area count and each list is
+        /// sorted), by area id in sub-versions 12 and 13 (there every value is an area id and
+        /// each area lists its own).
         visible_areas: Vec<VisibleAreaIndex>,
         /// Area id whose visibility this area inherits, 0 for none.
         inherit_visibility_from: u32,

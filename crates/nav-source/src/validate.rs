@@ -86,14 +86,23 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             ..
         } = &area.custom
         {
+            let by_index = mesh.layout().terror_visibility_by_index();
             for (k, v) in visible_areas.iter().enumerate() {
-                if v.area_index as usize >= mesh.areas.len() {
+                if by_index && v.area_index as usize >= mesh.areas.len() {
                     out.push(Finding::error(
                         format!("areas[{i}] visible_areas[{k}]"),
                         format!(
                             "visible area index {} is past the {} areas",
                             v.area_index,
                             mesh.areas.len()
+                        ),
+                    ));
+                } else if !by_index && !has_area(v.area_index) {
+                    out.push(Finding::error(
+                        format!("areas[{i}] visible_areas[{k}]"),
+                        format!(
+                            "visible area {} does not exist (sub-version {} names visible areas by id)",
+                            v.area_index, mesh.sub_version
                         ),
                     ));
                 }

@@ -16,7 +16,7 @@ use nav_core::{Cursor, Error, ErrorKind, Result};
 
 use crate::FORMAT;
 use crate::flavour::{
-    Flavour, Layout, MAGIC, MAX_VERSION, SOURCE2_MIN_VERSION, TERROR_MIN_SUB_VERSION,
+    Flavour, Layout, MAGIC, MAX_VERSION, SOURCE2_MIN_VERSION, TERROR_MIN_SUB_VERSION, candidates,
 };
 
 /// The corners of an area: north-west and south-east corners, then the heights of the other two.
@@ -127,13 +127,14 @@ pub struct VisibleAreaRecord {
     pub attributes: u8,
 }
 
-/// A potentially visible area of a Left 4 Dead file, named by index (5 bytes).
+/// A potentially visible area of a Left 4 Dead file (5 bytes): named by index from sub-version
+/// 14, by id before (see [`Layout::terror_visibility_by_index`]).
 #[derive(
     Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
 )]
 #[repr(C)]
 pub struct VisibleAreaIndexRecord {
-    /// The visible area's 0-based index in the file's area list.
+    /// The visible area's 0-based index in the file's area list (its id below sub-version 14).
     pub area_index: U32,
     /// Visibility attributes.
     pub attributes: u8,
@@ -396,9 +397,11 @@ pub enum AreaCustomView<'a> {
     Terror {
         /// Spawn attribute flags.
         spawn_attributes: &'a U32,
+        /// The unnamed word of sub-versions before 13 (`None` from 13).
+        legacy_word: Option<&'a U32>,
         /// Fog place index.
         fog_place: &'a U16,
-        /// Visible areas by index.
+        /// Visible areas (by index from sub-version 14, by id before).
         visible_areas: &'a [VisibleAreaIndexRecord],
         /// Inherited visibility area id.
         inherit_visibility_from: &'a U32,
@@ -551,6 +554,11 @@ fn read_area<'a>(cur: &mut Cursor<'a>, layout: &Layout, i: usize) -> Result<Area
         area.custom = AreaCustomView::TeamFortress2 { tf_attributes };
     } else if layout.is_terror() {
         let spawn_attributes = cur.read(format_args!("areas[{i}] spawn_attributes"))?;
+        let legacy_word = if layout.has_terror_legacy_word() {
+            Some(cur.read(format_args!("areas[{i}] legacy_word"))?)
+        } else {
+            None
+        };
         let fog_place = cur.read(format_args!("areas[{i}] fog_place"))?;
         let n = cur.u32(format_args!("areas[{i}] visible_areas count"))?;
         let visible_areas = cur.slice(n, format_args!("areas[{i}] visible_areas"))?;
@@ -558,6 +566,7 @@ fn read_area<'a>(cur: &mut Cursor<'a>, layout: &Layout, i: usize) -> Result<Area
             cur.read(format_args!("areas[{i}] inherit_visibility_from"))?;
         area.custom = AreaCustomView::Terror {
             spawn_attributes,
+            legacy_word,
             fog_place,
             visible_areas,
             inherit_visibility_from,
@@ -841,66 +850,61 @@ pub fn parse_with(bytes: &[u8], flavour: Flavour) -> Result<SourceView<'_>> {
     parse_body(&header, flavour)
 }
 
-/// The flavours worth trying on a file: those whose layout differs at its sub-version, the
-/// sub-version's own guess first.
-fn candidates(version: u32, sub_version: u32) -> Vec<Flavour> {
-    let guess = Flavour::guess(version, sub_version);
-    let mut out = vec![guess];
-    if version >= 10 {
-        let terror = if sub_version == 13 {
-            Flavour::Left4Dead
-        } else {
-            Flavour::Left4Dead2
-        };
-        for (f, needed) in [
-            (Flavour::CounterStrike, 1),
-            (Flavour::TeamFortress2, 2),
-            (terror, TERROR_MIN_SUB_VERSION),
-        ] {
-            if sub_version >= needed && !out.contains(&f) {
-                out.push(f);
-            }
-        }
-        if !out.contains(&Flavour::Base) {
-            out.push(Flavour::Base);
-        }
-    }
-    out
-}
-
-/// Parses a file, choosing the flavour: the sub-version's usual game first (1 CS, 2 TF2, 13 L4D,
-/// 14 L4D2, else base), then every other flavour whose layout differs at that sub-version; the
-/// first that reads the file to its exact end wins. When none does, the error lists each flavour
-/// tried and where it stopped.
+/// Parses a file, choosing the flavour: the flavours of [`candidates`] for its version and
+/// sub-version are tried in that table's order, and the first that reads the file to its exact
+/// end wins. When none does, the error names the flavour that got furthest into the file, where
+/// and why it stopped, then where each other flavour stopped.
 pub fn parse(bytes: &[u8]) -> Result<SourceView<'_>> {
     let header = read_header(bytes)?;
-    let tried = candidates(header.version, header.sub_version);
     let mut stops = Vec::new();
-    for flavour in tried {
+    for flavour in candidates(header.version, header.sub_version) {
         match parse_body(&header, flavour) {
             Ok(view) => return Ok(view),
             Err(e) => stops.push((flavour, e)),
         }
     }
-    if let [(_, only)] = stops.as_slice() {
-        return Err(only.clone());
+    Err(no_flavour_reads(stops))
+}
+
+/// The error for a file that no flavour reads: the one flavour's own error when only one was
+/// tried, else the error of the flavour that reached the largest offset (the first tried among
+/// equals), its field path led by where each other flavour stopped.
+fn no_flavour_reads(mut stops: Vec<(Flavour, Error)>) -> Error {
+    let reached = |e: &Error| e.offset().unwrap_or(0);
+    let best = stops
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, (_, e))| (reached(e), core::cmp::Reverse(*i)))
+        .map(|(i, _)| i);
+    let Some(best) = best else {
+        return Error::new(
+            FORMAT,
+            "flavour",
+            ErrorKind::Invalid {
+                offset: 0,
+                message: "no flavour was tried".into(),
+            },
+        );
+    };
+    let (flavour, furthest) = stops.remove(best);
+    if stops.is_empty() {
+        return furthest;
     }
-    let furthest = stops
+    let others = stops
         .iter()
-        .filter_map(|(_, e)| e.offset())
-        .max()
-        .unwrap_or(0);
-    let message = stops
-        .iter()
-        .map(|(f, e)| format!("as {f}: {}: {}", e.context(), e.kind()))
+        .enumerate()
+        .map(|(i, (f, e))| {
+            let verb = if i == 0 { " stops" } else { "" };
+            format!("{f}{verb} at {:#x} in {}", reached(e), e.context())
+        })
         .collect::<Vec<_>>()
-        .join("; ");
-    Err(Error::new(
+        .join(", ");
+    Error::new(
         FORMAT,
-        "flavour",
-        ErrorKind::Invalid {
-            offset: furthest,
-            message: format!("no flavour reads the file to its end ({message})"),
-        },
-    ))
+        format_args!(
+            "no flavour reads the file to its end; furthest as {flavour} (the others: {others}): {}",
+            furthest.context()
+        ),
+        furthest.kind().clone(),
+    )
 }

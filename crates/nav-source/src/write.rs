@@ -388,13 +388,32 @@ fn write_area(
         (
             AreaCustom::Terror {
                 spawn_attributes,
+                legacy_word,
                 fog_place,
                 visible_areas,
                 inherit_visibility_from,
             },
             l,
         ) if l.is_terror() => {
-            w.u32(*spawn_attributes).u16(*fog_place);
+            w.u32(*spawn_attributes);
+            match (legacy_word, l.has_terror_legacy_word()) {
+                (Some(word), true) => {
+                    w.u32(*word);
+                }
+                (None, false) => {}
+                (_, stored) => {
+                    return Err(refuse(
+                        format_args!("areas[{i}] legacy_word"),
+                        format_args!(
+                            "sub-version {} {} this word, so it must be {}",
+                            l.sub_version,
+                            if stored { "stores" } else { "does not store" },
+                            if stored { "Some" } else { "None" }
+                        ),
+                    ));
+                }
+            }
+            w.u16(*fog_place);
             w.u32(narrow(
                 FORMAT,
                 format_args!("areas[{i}] visible_areas count"),
@@ -526,12 +545,16 @@ pub fn write_view(view: &SourceView<'_>) -> Result<Vec<u8>> {
             }
             AreaCustomView::Terror {
                 spawn_attributes,
+                legacy_word,
                 fog_place,
                 visible_areas,
                 inherit_visibility_from,
             } => {
-                w.put(spawn_attributes)
-                    .put(fog_place)
+                w.put(spawn_attributes);
+                if let Some(word) = legacy_word {
+                    w.put(word);
+                }
+                w.put(fog_place)
                     .u32(visible_areas.len() as u32)
                     .put(visible_areas)
                     .put(inherit_visibility_from);

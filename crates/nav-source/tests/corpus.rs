@@ -1,24 +1,43 @@
-//! Round trip of every file in the `source` corpus folder, and refusal of the negative ones.
+//! Round trip of every real `source` file (the corpus folder, then the incoming folder when it
+//! exists), and refusal of the negative ones.
 
-use nav_core::Format;
+use std::path::{Path, PathBuf};
+
 use nav_core::oracle::roundtrip_bytes;
-use nav_core::testing::{corpus_dir, corpus_files, is_negative};
+use nav_core::testing::{is_negative, real_files};
+use nav_core::{Format, Severity};
 use nav_source::{Flavour, SourceMesh, SourceNav};
 
+/// The file's name as `corpus/source/x.nav` or `incoming/source/x.nav`.
+fn label(dir: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+    let folder = dir
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{folder}/source/{rel}")
+}
+
+/// A real file by name, from whichever folder holds it.
+fn find(files: &[(PathBuf, PathBuf)], name: &str) -> Option<PathBuf> {
+    files
+        .iter()
+        .map(|(_, p)| p)
+        .find(|p| p.file_name().is_some_and(|n| n == name))
+        .cloned()
+}
+
 #[test]
-fn every_corpus_file_round_trips() {
-    let Some(dir) = corpus_dir("source") else {
+fn every_real_file_round_trips() {
+    let files = real_files("source");
+    if files.is_empty() {
         return;
-    };
-    let files = corpus_files(&dir);
+    }
     let (mut checked, mut passed, mut refused) = (0usize, 0usize, 0usize);
     let mut failures = Vec::new();
-    for path in &files {
-        let name = path
-            .strip_prefix(&dir)
-            .unwrap_or(path)
-            .display()
-            .to_string();
+    for (dir, path) in &files {
+        let name = label(dir, path);
         let bytes = std::fs::read(path).expect("corpus file is readable");
         if is_negative(path) {
             let err = SourceNav
@@ -34,27 +53,45 @@ fn every_corpus_file_round_trips() {
             continue;
         }
         checked += 1;
-        match roundtrip_bytes(&SourceNav, &bytes) {
-            Ok(model) => {
-                // The JSON form of the model writes the same bytes again.
-                let json = serde_json::to_string(&model).expect("model serialises");
-                let back: SourceMesh = serde_json::from_str(&json).expect("model deserialises");
-                assert_eq!(back, model, "{name}: JSON round trip changed the model");
-                let written = nav_source::write(&back).expect("JSON model writes");
-                if written == bytes {
-                    passed += 1;
-                } else {
-                    failures.push(format!("{name}: bytes differ after the JSON round trip"));
-                }
+        // Through the view writer and the model writer, then the model's JSON form.
+        let model = match roundtrip_bytes(&SourceNav, &bytes) {
+            Ok(model) => model,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
             }
-            Err(e) => failures.push(format!("{name}: {e}")),
+        };
+        let json = serde_json::to_string(&model).expect("model serialises");
+        let back: SourceMesh = serde_json::from_str(&json).expect("model deserialises");
+        if back != model {
+            failures.push(format!("{name}: the JSON round trip changed the model"));
+            continue;
         }
+        if nav_source::write(&back).ok().as_deref() != Some(bytes.as_slice()) {
+            failures.push(format!("{name}: bytes differ after the JSON round trip"));
+            continue;
+        }
+        // A file the game wrote has nothing `validate` calls an error.
+        let errors: Vec<String> = SourceNav
+            .validate(&model)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.to_string())
+            .collect();
+        if let Some(first) = errors.first() {
+            failures.push(format!(
+                "{name}: validate reports {} errors, the first: {first}",
+                errors.len()
+            ));
+            continue;
+        }
+        passed += 1;
     }
     println!(
-        "nav-source corpus: {checked} files checked, {passed} passed, {refused} negative files refused"
+        "nav-source real files: {checked} checked, {passed} passed, {refused} negative files refused"
     );
     assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
-    assert!(checked > 0, "no corpus files found in {}", dir.display());
+    assert!(checked > 0, "no real source files found");
     assert_eq!(passed, checked);
     assert_eq!(refused, 2, "both negative files are refused");
 }
@@ -62,10 +99,11 @@ fn every_corpus_file_round_trips() {
 /// The flavour auto-detection picks the game the sub-version names, and the GoldSrc files keep
 /// their stale tails.
 #[test]
-fn corpus_flavours_and_tails() {
-    let Some(dir) = corpus_dir("source") else {
+fn real_file_flavours_and_tails() {
+    let files = real_files("source");
+    if files.is_empty() {
         return;
-    };
+    }
     let expect: &[(&str, Flavour, &str, usize)] = &[
         ("goldsrc_de_prodigy.nav", Flavour::Base, "5", 0),
         ("gs_fy_iceworld.nav", Flavour::Base, "3", 2_268),
@@ -79,23 +117,34 @@ fn corpus_flavours_and_tails() {
         ("tfnm_vsh_nucleus.nav", Flavour::TeamFortress2, "16.2", 0),
         ("dodp_dod_jagd.nav", Flavour::TeamFortress2, "16.2", 0),
         ("l4d2_c1m1_hotel.nav", Flavour::Left4Dead2, "16.14", 0),
+        ("l4dfd_c5m4_quarter.nav", Flavour::Left4Dead2, "16.14", 0),
+        ("l4dfd_tutorial01.nav", Flavour::Left4Dead, "15.13", 0),
+        ("l4dfd_zoo_infected2.nav", Flavour::Left4Dead, "14.13", 0),
+        ("l4dfd_test_box2.nav", Flavour::Left4Dead, "12.12", 0),
     ];
+    // Files that arrived in the incoming folder, which is optional.
+    let incoming = ["l4dfd_test_box2.nav"];
     let mut seen = 0;
     for (file, flavour, version, tail) in expect {
-        let path = dir.join(file);
-        let Ok(bytes) = std::fs::read(&path) else {
+        let Some(path) = find(&files, file) else {
+            if incoming.contains(file) {
+                eprintln!("note: skipping {file}: in neither the corpus nor the incoming folder");
+                continue;
+            }
             panic!("corpus file {file} is missing");
         };
+        let bytes = std::fs::read(&path).expect("readable");
         let view = nav_source::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(view.flavour(), *flavour, "{file}");
         assert_eq!(view.layout().version_text(), *version, "{file}");
         assert_eq!(view.stale_tail().len(), *tail, "{file}");
         seen += 1;
     }
-    println!("checked the flavour of {seen} corpus files");
+    println!("checked the flavour of {seen} real files");
     // The gsz_de_dust2 tail is the v4 file's bytes at the same offsets (a save over it).
-    let v4 = std::fs::read(dir.join("gs_de_dust2.nav")).expect("v4 dust2");
-    let v5 = std::fs::read(dir.join("gsz_de_dust2.nav")).expect("v5 dust2");
+    let read = |name| std::fs::read(find(&files, name).expect(name)).expect("readable");
+    let v4 = read("gs_de_dust2.nav");
+    let v5 = read("gsz_de_dust2.nav");
     let at = v5.len() - 3_035;
     assert_eq!(v5[at..], v4[at..]);
 }
@@ -103,30 +152,33 @@ fn corpus_flavours_and_tails() {
 /// Reading a file as the wrong flavour fails and says where.
 #[test]
 fn explicit_wrong_flavour_is_refused() {
-    let Some(dir) = corpus_dir("source") else {
+    let files = real_files("source");
+    let Some(path) = find(&files, "tfnm_itemtest.nav") else {
         return;
     };
-    let bytes = std::fs::read(dir.join("tfnm_itemtest.nav")).expect("itemtest");
+    let bytes = std::fs::read(path).expect("itemtest");
     let err = nav_source::parse_with(&bytes, Flavour::Base).unwrap_err();
     assert!(err.to_string().starts_with("nav-source: "), "{err}");
     let err = nav_source::parse_with(&bytes, Flavour::Left4Dead2).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "nav-source: sub_version: the l4d2 flavour needs sub-version 13 or more, this file has 2 at offset 0x8"
+        "nav-source: sub_version: the l4d2 flavour needs sub-version 12 or more, this file has 2 at offset 0x8"
     );
     let view = nav_source::parse_with(&bytes, Flavour::TeamFortress2).expect("tf2");
     assert_eq!(view.area_count(), 33);
 }
 
-/// On every non-empty corpus file with a sub-version, exactly one flavour reads the file to its
-/// end (the two Left 4 Dead flavours share their rules and count as one).
+/// On every non-empty real file with a sub-version, exactly one flavour reads the file to its
+/// end (the two Left 4 Dead flavours share their rules and count as one), and it is the first
+/// one auto-detection tries.
 #[test]
-fn corpus_flavour_is_unambiguous() {
-    let Some(dir) = corpus_dir("source") else {
+fn real_file_flavour_is_unambiguous() {
+    let files = real_files("source");
+    if files.is_empty() {
         return;
-    };
+    }
     let mut checked = 0;
-    for path in corpus_files(&dir) {
+    for (_, path) in files {
         if is_negative(&path) {
             continue;
         }
@@ -150,8 +202,10 @@ fn corpus_flavour_is_unambiguous() {
             view.flavour()
         };
         assert_eq!(ok, [expected], "{}", path.display());
+        let first = nav_source::candidates(view.version(), view.sub_version());
+        assert_eq!(first.first(), Some(&view.flavour()), "{}", path.display());
         checked += 1;
     }
-    println!("{checked} corpus files with a sub-version read in exactly one flavour");
+    println!("{checked} real files with a sub-version read in exactly one flavour");
     assert!(checked > 0);
 }

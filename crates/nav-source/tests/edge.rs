@@ -244,6 +244,7 @@ fn hand_built_flavour_blocks() {
         m.areas[0].custom,
         AreaCustom::Terror {
             spawn_attributes: 8,
+            legacy_word: None,
             fog_place: 1,
             visible_areas: vec![nav_source::VisibleAreaIndex {
                 area_index: 1,
@@ -375,10 +376,14 @@ fn trailing_bytes_from_v6_are_refused_and_every_flavour_is_named() {
     let mut bytes = header(16, 2, &[]).u32(0).u32(0).finish();
     bytes.extend_from_slice(&[1, 2, 3]);
     let err = nav_source::parse(&bytes).unwrap_err();
-    let text = err.to_string();
-    assert!(text.starts_with("nav-source: flavour: no flavour reads the file to its end (as tf2: end of file: 3 unexpected bytes after the last record"), "{text}");
-    assert!(text.contains("as cs: end of file"), "{text}");
-    assert!(text.contains("as base: end of file"), "{text}");
+    // All three stop at the same offset: the first tried (the sub-version's own) leads.
+    assert_eq!(
+        err.to_string(),
+        "nav-source: no flavour reads the file to its end; furthest as tf2 (the others: base \
+         stops at 0x1c in end of file, cs at 0x1c in end of file): end of file: 3 unexpected \
+         bytes after the last record, at offset 0x1c"
+    );
+    assert_eq!(err.offset(), Some(0x1c));
     // The same bytes in a v5 file are a stale tail, kept and written back.
     let mut v5 = header(5, 0, &[]).u32(0).finish();
     v5.extend_from_slice(&[1, 2, 3]);
@@ -454,5 +459,100 @@ fn maximum_u8_and_u16_counts() {
     assert_eq!(
         err.to_string(),
         "nav-source: places count: 65536 does not fit the field's 16-bit range"
+    );
+}
+
+/// The Left 4 Dead layout of sub-version 12 (a v12 development map): the L4D blocks of
+/// sub-version 13, plus one unnamed word after each area's spawn attributes.
+fn l4d_sub_12_file(sub: u32) -> Vec<u8> {
+    let mut b = header(12, sub, &[b"Alpha\0"])
+        .bytes(b"default\0")
+        .u16(0)
+        .u32(1);
+    b = area(b, 12, 1, 1);
+    b = b
+        .u32(0x2)
+        .u32(0xdead_beef)
+        .u16(0)
+        .u32(1)
+        .u32(1)
+        .u8(2)
+        .u32(0);
+    b.u32(0).f32(0.0).finish()
+}
+
+#[test]
+fn l4d_sub_version_12_reads_its_extra_word() {
+    let bytes = l4d_sub_12_file(12);
+    let m = roundtrip_bytes(&SourceNav, &bytes).expect("l4d 12.12");
+    assert_eq!(m.flavour, Flavour::Left4Dead);
+    assert_eq!(
+        m.areas[0].custom,
+        AreaCustom::Terror {
+            spawn_attributes: 2,
+            legacy_word: Some(0xdead_beef),
+            fog_place: 0,
+            visible_areas: vec![nav_source::VisibleAreaIndex {
+                area_index: 1,
+                attributes: 2
+            }],
+            inherit_visibility_from: 0,
+        }
+    );
+    // At sub-version 12 visible areas are ids: area 1 is this area, so nothing to report.
+    assert!(
+        SourceNav
+            .validate(&m)
+            .iter()
+            .all(|f| !f.location.contains("visible_areas")),
+        "{:?}",
+        SourceNav.validate(&m)
+    );
+    // The two Left 4 Dead flavours share their rules; the word is gated on the sub-version.
+    let l4d2 = nav_source::parse_with(&bytes, Flavour::Left4Dead2).expect("as l4d2");
+    assert_eq!(l4d2.to_model().areas, m.areas);
+    // No other flavour reads it.
+    for f in [
+        Flavour::Base,
+        Flavour::CounterStrike,
+        Flavour::TeamFortress2,
+    ] {
+        assert!(nav_source::parse_with(&bytes, f).is_err(), "{f}");
+    }
+}
+
+#[test]
+fn the_flavour_that_got_furthest_leads_the_error() {
+    let bytes = l4d_sub_12_file(12);
+    let cut = &bytes[..bytes.len() - 1];
+    let err = nav_source::parse(cut).unwrap_err();
+    // The header with its one place ends at 0x1b, where base, cs and tf2 take "defa" for the
+    // area count and stop at 0x1f, where its areas would start; l4d reads up to the float after
+    // the ladders.
+    let at = bytes.len() - 4;
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "nav-source: no flavour reads the file to its end; furthest as l4d (the others: base \
+             stops at 0x1f in areas, cs at 0x1f in areas, tf2 at 0x1f in areas): \
+             max_view_distance: 4 bytes needed at offset {at:#x}, only 3 left"
+        )
+    );
+    assert_eq!(err.offset(), Some(at));
+}
+
+#[test]
+fn l4d_below_sub_version_12_is_refused() {
+    let bytes = l4d_sub_12_file(11);
+    let err = nav_source::parse_with(&bytes, Flavour::Left4Dead).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nav-source: sub_version: the l4d flavour needs sub-version 12 or more, this file has 11 at offset 0x8"
+    );
+    // Auto-detection does not try the Left 4 Dead flavours there.
+    let err = nav_source::parse(&bytes).unwrap_err().to_string();
+    assert!(
+        err.contains("furthest as base") && !err.contains("l4d"),
+        "{err}"
     );
 }

@@ -120,18 +120,32 @@ fn built_goldsrc_mesh_with_places_and_encounters() {
 
 #[test]
 fn l4d_meshes_round_trip_in_both_flavours() {
-    for (flavour, sub) in [(Flavour::Left4Dead, 13), (Flavour::Left4Dead2, 14)] {
-        let mut mesh = SourceMesh::new(flavour, 16, sub);
+    for (flavour, version, sub) in [
+        (Flavour::Left4Dead, 12, 12),
+        (Flavour::Left4Dead, 15, 13),
+        (Flavour::Left4Dead2, 16, 14),
+    ] {
+        // Sub-version 14 names visible areas by index, 12 and 13 by id.
+        let by_index = sub >= 14;
+        let mut mesh = SourceMesh::new(flavour, version, sub);
         let terror = mesh.terror.as_mut().expect("terror data");
         terror.population = NavString(b"c1streets".to_vec());
         terror.fog_places = vec![NavString::with_nul("fog_a")];
         terror.max_view_distance = RawF32::new(1500.0);
         let mut a = area(1, 0.0);
+        if version < 16 {
+            a.visible_areas.clear();
+            a.inherit_visibility_from = 0;
+        }
+        if version < 15 {
+            a.approach_areas.clear();
+        }
         a.custom = AreaCustom::Terror {
             spawn_attributes: 8,
+            legacy_word: (sub < 13).then_some(0xdead_beef),
             fog_place: 1,
             visible_areas: vec![VisibleAreaIndex {
-                area_index: 0,
+                area_index: if by_index { 0 } else { 1 },
                 attributes: 2,
             }],
             inherit_visibility_from: 1,
@@ -145,16 +159,28 @@ fn l4d_meshes_round_trip_in_both_flavours() {
             SourceNav.summary(&back).variant.as_deref(),
             Some(flavour.name())
         );
-        // An index past the area list is an error (L4D names visible areas by index).
+        // An index past the area list, or an id that names no area, is an error.
         let mut bad = back.clone();
         if let AreaCustom::Terror { visible_areas, .. } = &mut bad.areas[0].custom {
-            visible_areas[0].area_index = 1;
+            visible_areas[0].area_index = 2;
         }
         let findings = SourceNav.validate(&bad);
         assert_eq!(findings.len(), 1, "{findings:?}");
-        assert_eq!(
-            findings[0].message,
-            "visible area index 1 is past the 1 areas"
+        let expected = if by_index {
+            "visible area index 2 is past the 1 areas".to_string()
+        } else {
+            format!("visible area 2 does not exist (sub-version {sub} names visible areas by id)")
+        };
+        assert_eq!(findings[0].message, expected);
+        // The unnamed word is stored exactly below sub-version 13.
+        let mut word = back.clone();
+        if let AreaCustom::Terror { legacy_word, .. } = &mut word.areas[0].custom {
+            *legacy_word = if by_index || sub == 13 { Some(0) } else { None };
+        }
+        let err = SourceNav.write(&word).unwrap_err().to_string();
+        assert!(
+            err.starts_with("nav-source: areas[0] legacy_word: sub-version "),
+            "{err}"
         );
         // The base visibility fields cannot hold data in an L4D file.
         let mut misplaced = back.clone();

@@ -1,9 +1,10 @@
-//! Samples this crate's writer makes (kept in `samples/source/`), snapshots of their dumps, and
-//! snapshots of the summaries of a few corpus files (summaries only: corpus data is not copied).
+//! Samples this crate's writer makes (kept in `samples/source/`), snapshots of their dumps,
+//! snapshots of the summaries of a few corpus files, and dumps of the two smallest Left 4 Dead
+//! development maps (a few hundred bytes of readable text; the files themselves are not copied).
 
 use std::path::PathBuf;
 
-use nav_core::testing::{corpus_dir, vec3};
+use nav_core::testing::{corpus_dir, real_files, vec3};
 use nav_core::{Format, RawF32};
 use nav_source::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder,
@@ -131,6 +132,7 @@ fn with_custom(mut mesh: SourceMesh) -> SourceMesh {
             let index = |id: u32| id - 1;
             AreaCustom::Terror {
                 spawn_attributes: 0x8,
+                legacy_word: layout.has_terror_legacy_word().then_some(0),
                 fog_place: 1,
                 visible_areas: a
                     .connections
@@ -296,4 +298,37 @@ fn corpus_summaries() {
         ));
     }
     insta::assert_snapshot!("corpus_summaries", text);
+}
+
+/// The dumps of the smallest new real file of each folder: `l4dfd_test_box2.nav` (v12, the
+/// incoming folder, or the corpus once it has moved there) and `l4dfd_tutorial01.nav` (v15, the
+/// corpus).
+#[test]
+fn real_file_dumps() {
+    let files = real_files("source");
+    if files.is_empty() {
+        return;
+    }
+    for (name, incoming) in [
+        ("l4dfd_test_box2.nav", true),
+        ("l4dfd_tutorial01.nav", false),
+    ] {
+        let found = files
+            .iter()
+            .map(|(_, p)| p)
+            .find(|p| p.file_name().is_some_and(|n| n == name));
+        let Some(path) = found else {
+            assert!(incoming, "corpus file {name} is missing");
+            eprintln!(
+                "note: skipping the dump of {name}: in neither the corpus nor the incoming folder"
+            );
+            continue;
+        };
+        let bytes = std::fs::read(path).expect("readable");
+        let mut text = String::new();
+        SourceNav
+            .dump(&SourceNav.read(&bytes).expect("parses"), &mut text)
+            .expect("dump");
+        insta::assert_snapshot!(format!("real_dump_{}", name.trim_end_matches(".nav")), text);
+    }
 }

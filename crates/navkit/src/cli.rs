@@ -23,6 +23,14 @@ Formats (for --format):
   jmxvnvm       Silkroad Online terrain navmesh JMXVNVM 1000 (.nvm)
 The format is found from the file's signature; `navkit formats` lists what this build reads.
 
+Flavours (for --flavour, the game layout of a nav-source file; it implies --format nav-source):
+  base  Source SDK, Garry's Mod, HL2:DM, GoldSrc CS/CZ (no game data)
+  cs    Counter-Strike: Source and CS:GO (sub-version 1)
+  tf2   Team Fortress 2 (sub-version 2)
+  l4d   Left 4 Dead (sub-versions 12 and 13)
+  l4d2  Left 4 Dead 2 (sub-version 14)
+Without --flavour it is detected: the sub-version's own game first, then the others.
+
 Exit status: 0 success, 1 bad input or a failed check, 2 usage.
 
 Examples:
@@ -30,6 +38,7 @@ Examples:
   navkit roundtrip samples
   navkit to-json dm4.nav -o dm4.json && navkit from-json dm4.json -o dm4.nav
   navkit validate --json de_dust2.nav
+  navkit dump --flavour l4d test_box2.nav
   navkit export de_dust2.nav -o de_dust2.glb
   navkit render de_dust2.nav -o de_dust2.png --size 2048
   navkit build --format nav2-mgsv level.obj -o level.nav2";
@@ -41,6 +50,17 @@ struct Cli {
     /// Read the input as this format instead of detecting it (see the list below).
     #[arg(long, global = true, value_name = "NAME")]
     format: Option<String>,
+
+    /// Read nav-source files as this game's layout instead of detecting it (see the list below).
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        value_parser = clap::builder::PossibleValuesParser::new(
+            nav_source::Flavour::ALL.map(nav_source::Flavour::name)
+        )
+    )]
+    flavour: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -235,6 +255,10 @@ fn run(cli: Cli) -> CmdResult {
             ))
         })?),
     };
+    let forced = match cli.flavour.as_deref() {
+        None => forced,
+        Some(name) => Some(flavoured(forced, name)?),
+    };
     match cli.command {
         Command::Info { file, json } => info(forced, &file, json),
         Command::Dump { file, json } => dump(forced, &file, json),
@@ -260,6 +284,24 @@ fn run(cli: Cli) -> CmdResult {
         } => replace(&plugin, &form_id, &nvnm, &output),
         Command::Formats { json } => formats(json),
     }
+}
+
+/// `--flavour NAME`: the nav-source format read as that game's layout. The flavour belongs to
+/// nav-source, so a `--format` naming another format is a usage error.
+fn flavoured(
+    forced: Option<&'static dyn AnyFormat>,
+    name: &str,
+) -> Result<&'static dyn AnyFormat, Failure> {
+    if let Some(other) = forced.filter(|f| f.name() != nav_source::FORMAT) {
+        return Err(Failure::Usage(format!(
+            "--flavour {name} is a {} layout, but --format names {}",
+            nav_source::FORMAT,
+            other.name()
+        )));
+    }
+    let flavour = nav_source::Flavour::from_name(name)
+        .ok_or_else(|| Failure::Usage(format!("unknown flavour `{name}`")))?;
+    Ok(nav_source::SourceNavAs::get(flavour))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Failure> {
@@ -758,6 +800,25 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn flavour_names_are_nav_source_s() {
+        let cli = Cli::try_parse_from(["navkit", "info", "x.nav", "--flavour", "l4d"]).unwrap();
+        assert_eq!(cli.flavour.as_deref(), Some("l4d"));
+        let err = Cli::try_parse_from(["navkit", "info", "x.nav", "--flavour", "portal2"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("[possible values: base, cs, tf2, l4d, l4d2]"),
+            "{err}"
+        );
+        let quake = registry::by_name("nav-quake");
+        assert!(matches!(flavoured(quake, "cs"), Err(Failure::Usage(_))));
+        let source = flavoured(registry::by_name("nav-source"), "l4d2")
+            .ok()
+            .unwrap();
+        assert_eq!(source.name(), "nav-source");
     }
 
     #[test]

@@ -228,6 +228,8 @@ fn help_explains_formats_and_exit_status() {
         "--format",
         "Exit status: 0 success, 1 bad input",
         "nav-source",
+        "--flavour",
+        "l4d2  Left 4 Dead 2",
     ] {
         assert!(out.contains(needle), "--help lacks {needle}:\n{out}");
     }
@@ -334,4 +336,132 @@ fn export_and_render_reject_unknown_endings() {
         "9",
     ]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// `--flavour NAME` reads a nav-source file as that game's layout in every command that reads one.
+#[test]
+fn flavour_forces_the_nav_source_layout() {
+    let sample = "samples/source/l4d2_v16_14.nav";
+    let variant = |args: &[&str]| {
+        let o = navkit(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["variant"].as_str().unwrap().to_string()
+    };
+    // Detected from sub-version 14, then forced to l4d, whose rules read the same bytes.
+    assert_eq!(variant(&["info", "--json", sample]), "l4d2");
+    assert_eq!(
+        variant(&["info", "--json", "--flavour", "l4d", sample]),
+        "l4d"
+    );
+    assert_eq!(
+        variant(&["--flavour", "l4d", "info", "--json", sample]),
+        "l4d"
+    );
+    let o = navkit(&["dump", "--flavour", "l4d", sample]);
+    assert!(
+        stdout(&o).starts_with("nav-source 16.14 flavour l4d "),
+        "{}",
+        stdout(&o)
+    );
+    for args in [
+        &["validate", "--flavour", "l4d", sample][..],
+        &["roundtrip", "--flavour", "l4d", sample][..],
+    ] {
+        let o = navkit(args);
+        assert!(o.status.success(), "{args:?}: {}{}", stdout(&o), stderr(&o));
+    }
+    let json = temp("forced.json");
+    let o = navkit(&[
+        "to-json",
+        "--flavour",
+        "l4d",
+        sample,
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(doc["model"]["flavour"], "l4d");
+    let out = temp("forced.nav");
+    let o = navkit(&[
+        "rewrite",
+        "--flavour",
+        "l4d",
+        sample,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(workspace().join(sample)).unwrap()
+    );
+
+    // A flavour that does not read the file: bad input, and where it stopped.
+    let o = navkit(&["info", "--flavour", "cs", sample]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(": nav-source: "), "{}", stderr(&o));
+    // A file of another format: bad input, and that it is not a nav-source file.
+    let o = navkit(&["info", "--flavour", "cs", SAMPLE]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("nav-source: magic: magic \"NAV2\" at offset 0x0 is not 0xFEEDFACE"),
+        "{}",
+        stderr(&o)
+    );
+    // With --format naming another format, or an unknown flavour: usage.
+    let o = navkit(&["info", "--format", "nav-quake", "--flavour", "cs", SAMPLE]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--flavour cs is a nav-source layout, but --format names nav-quake"),
+        "{}",
+        stderr(&o)
+    );
+    let o = navkit(&["info", "--flavour", "portal2", sample]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("[possible values: base, cs, tf2, l4d, l4d2]"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// The Left 4 Dead v12 development map (incoming, or in the corpus once it has moved there) is
+/// detected as `l4d`, round-trips and validates clean through the binary.
+#[test]
+fn l4d_development_map_reads_end_to_end() {
+    let files = nav_core::testing::real_files("source");
+    let Some((_, path)) = files
+        .iter()
+        .find(|(_, p)| p.file_name().is_some_and(|n| n == "l4dfd_test_box2.nav"))
+    else {
+        eprintln!(
+            "note: skipping: l4dfd_test_box2.nav is in neither the corpus nor the incoming folder"
+        );
+        return;
+    };
+    let path = path.to_str().unwrap();
+    let o = navkit(&["roundtrip", path]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let o = navkit(&["validate", path]);
+    assert!(
+        stdout(&o).ends_with(": 0 errors, 0 warnings, 0 notes\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = navkit(&["info", "--json", path]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["version"].as_str(), v["variant"].as_str()),
+        (Some("12.12"), Some("l4d"))
+    );
+    // Read as a flavour that cannot, the error says where that flavour stopped.
+    let o = navkit(&["info", "--flavour", "base", path]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("nav-source: areas: count 1634100580 at offset 0x2f"),
+        "{}",
+        stderr(&o)
+    );
 }
