@@ -13,12 +13,16 @@
 //!   J targets at a time (default 2), with a working corpus kept under `target/fuzz-campaign/`,
 //!   minimised at the end; findings minimised into `fuzz/regressions/<target>/`; one row per
 //!   target appended to `docs/fuzzing.md`.
+//! - `bench [--quick] [--no-criterion] [--runs N]`: every crate's criterion benchmarks, navkit's
+//!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), and the
+//!   README's performance table rewritten from both.
 //! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
 //!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
 //!
 //! It has no dependencies: it only runs cargo and the built `navkit`.
 
+mod bench;
 mod fuzz;
 
 use std::path::{Path, PathBuf};
@@ -39,6 +43,7 @@ fn main() -> ExitCode {
                 args[1]
             )),
         },
+        Some("bench") => bench::Bench::from_args(&args[1..]).and_then(|b| b.run()),
         Some("fuzz") if args.get(1).is_some_and(|a| a == "campaign") => {
             fuzz::Campaign::from_args(&args[2..]).and_then(|c| c.run())
         }
@@ -48,7 +53,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | corpus [DIR] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }

@@ -1,0 +1,319 @@
+//! `cargo xtask bench`: every crate's criterion benchmarks, whole-process runs of navkit beside
+//! the peer a user would pick instead, and the README's performance table made from both.
+//!
+//! The peer runs from `peer-bench/`, a package outside the workspace that is never published
+//! (the Source peer, `sourcenav`, is AGPL-3.0). The table goes between the README's
+//! `<!-- bench:start -->` and `<!-- bench:end -->` markers; everything else in the README stays.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{Result, cargo, corpus_root, root, run};
+
+/// The options of `bench`.
+pub struct Bench {
+    /// Criterion's warm-up and measurement seconds (`--quick`: 1 and 2; default 3 and 5).
+    quick: bool,
+    /// Skip criterion and use the figures of its last run (`--no-criterion`).
+    criterion: bool,
+    /// Whole-process runs per command.
+    runs: u32,
+}
+
+impl Bench {
+    /// Parses `[--quick] [--no-criterion] [--runs N]`.
+    pub fn from_args(args: &[String]) -> Result<Self> {
+        let mut b = Bench {
+            quick: false,
+            criterion: true,
+            runs: 30,
+        };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--quick" => b.quick = true,
+                "--no-criterion" => b.criterion = false,
+                "--runs" => {
+                    b.runs = it
+                        .next()
+                        .and_then(|v| v.parse().ok())
+                        .filter(|&n| n > 0)
+                        .ok_or("--runs takes a positive whole number")?
+                }
+                other => return Err(format!("bench: unknown argument {other:?}")),
+            }
+        }
+        Ok(b)
+    }
+
+    /// Runs the benchmarks and rewrites the README table.
+    pub fn run(&self) -> Result {
+        let Some(corpus) = corpus_root() else {
+            return Err(
+                "bench: the benchmarks need the corpus (NAVKIT_CORPUS or ../shared/corpus)".into(),
+            );
+        };
+        if self.criterion {
+            let (warm, measure) = if self.quick { ("1", "2") } else { ("3", "5") };
+            run(cargo().args([
+                "bench",
+                "--workspace",
+                "--",
+                "--warm-up-time",
+                warm,
+                "--measurement-time",
+                measure,
+            ]))?;
+        }
+        let mut rows = criterion_rows(&root().join("target").join("criterion"));
+        rows.extend(self.whole_process(&corpus)?);
+        let table = render(&rows);
+        println!("{table}");
+        let readme = root().join("README.md");
+        let text = std::fs::read_to_string(&readme).map_err(|e| format!("README.md: {e}"))?;
+        let (start, end) = ("<!-- bench:start -->", "<!-- bench:end -->");
+        let (Some(a), Some(b)) = (text.find(start), text.find(end)) else {
+            return Err(
+                "README.md has no <!-- bench:start --> / <!-- bench:end --> markers".into(),
+            );
+        };
+        let new = format!("{}{start}\n{table}{}", &text[..a], &text[b..]);
+        std::fs::write(&readme, new).map_err(|e| format!("README.md: {e}"))?;
+        println!("bench: README.md performance table rewritten");
+        Ok(())
+    }
+
+    /// navkit's whole-process commands on the largest Source file, and `sourcenav` reading it.
+    fn whole_process(&self, corpus: &Path) -> Result<Vec<Row>> {
+        let file =
+            largest(&corpus.join("source"), "nav").ok_or("bench: no Source file in the corpus")?;
+        run(cargo().args(["build", "--release", "--quiet", "-p", "navkit"]))?;
+        let target = root().join("target");
+        run(cargo()
+            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(root().join("peer-bench/Cargo.toml"))
+            .env("CARGO_TARGET_DIR", target.join("peer-bench")))?;
+        let peer = target.join("peer-bench/release/peer-bench");
+        let navkit = target.join("release/navkit");
+        let out = std::env::temp_dir().join("navkit-bench-rewrite.nav");
+        let name = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+        let measure = |args: &[&std::ffi::OsStr]| -> Result<(f64, u64)> {
+            let o = Command::new(&peer)
+                .arg("measure")
+                .arg(self.runs.to_string())
+                .arg("--")
+                .args(args)
+                .output()
+                .map_err(|e| format!("{}: {e}", peer.display()))?;
+            let text = String::from_utf8_lossy(&o.stdout);
+            if !o.status.success() {
+                return Err(format!(
+                    "peer-bench measure failed: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                ));
+            }
+            let field = |k: &str| {
+                text.split_whitespace()
+                    .find_map(|w| w.strip_prefix(k))
+                    .and_then(|v| v.parse::<f64>().ok())
+            };
+            match (field("median_ms="), field("peak_rss_kib=")) {
+                (Some(ms), Some(kib)) => Ok((ms, kib as u64)),
+                _ => Err(format!("peer-bench measure printed {text:?}")),
+            }
+        };
+        let f = file.as_os_str();
+        let peer_read = measure(&[peer.as_os_str(), "sourcenav-read".as_ref(), f])?;
+        let info = measure(&[navkit.as_os_str(), "info".as_ref(), f])?;
+        let rewrite = measure(&[
+            navkit.as_os_str(),
+            "rewrite".as_ref(),
+            f,
+            "-o".as_ref(),
+            out.as_os_str(),
+        ])?;
+        let _ = std::fs::remove_file(&out);
+        let what = |cmd: &str| format!("`navkit {cmd}` {name} ({size} B), whole process");
+        let peer_text = format!(
+            "`sourcenav` 0.2.0 reading it: {:.1} ms, {:.1} MiB peak",
+            peer_read.0,
+            peer_read.1 as f64 / 1024.0
+        );
+        Ok(vec![
+            Row {
+                what: what("info"),
+                figure: format!("{:.1} ms, {:.1} MiB peak", info.0, info.1 as f64 / 1024.0),
+                peer: peer_text.clone(),
+            },
+            Row {
+                what: what("rewrite"),
+                figure: format!(
+                    "{:.1} ms, {:.1} MiB peak",
+                    rewrite.0,
+                    rewrite.1 as f64 / 1024.0
+                ),
+                peer: peer_text,
+            },
+        ])
+    }
+}
+
+/// One line of the performance table.
+struct Row {
+    what: String,
+    figure: String,
+    peer: String,
+}
+
+fn render(rows: &[Row]) -> String {
+    let mut t = String::from("| what | navkit | peer |\n|---|---|---|\n");
+    for r in rows {
+        t.push_str(&format!("| {} | {} | {} |\n", r.what, r.figure, r.peer));
+    }
+    t
+}
+
+/// The largest file below `dir` with the ending `ext`, outside `negative/` folders.
+fn largest(dir: &Path, ext: &str) -> Option<PathBuf> {
+    let mut files = Vec::new();
+    collect(dir, ext, &mut files);
+    files
+        .into_iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "negative"))
+        .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+}
+
+fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e == ext) {
+            out.push(p);
+        }
+    }
+}
+
+/// A throughput row per criterion benchmark that has one, from `target/criterion`.
+fn criterion_rows(dir: &Path) -> Vec<Row> {
+    let mut found = Vec::new();
+    collect_named(dir, "benchmark.json", &mut found);
+    found.retain(|p| p.parent().is_some_and(|d| d.ends_with("new")));
+    found.sort();
+    let mut rows = Vec::new();
+    for bench in found {
+        let Some(new) = bench.parent() else { continue };
+        let (Ok(meta), Ok(est)) = (
+            std::fs::read_to_string(&bench),
+            std::fs::read_to_string(new.join("estimates.json")),
+        ) else {
+            continue;
+        };
+        let (Some(group), Some(function)) = (
+            string_field(&meta, "group_id"),
+            string_field(&meta, "function_id"),
+        ) else {
+            continue;
+        };
+        let Some(bytes) = number_after(&meta, "\"Bytes\":") else {
+            continue;
+        };
+        let Some(median_ns) = est
+            .find("\"median\"")
+            .and_then(|i| number_after(&est[i..], "\"point_estimate\":"))
+        else {
+            continue;
+        };
+        rows.push(Row {
+            what: format!("{group}: {function}"),
+            figure: throughput(bytes, median_ns),
+            peer: String::new(),
+        });
+    }
+    rows
+}
+
+fn collect_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_named(&p, name, out);
+        } else if p.file_name().is_some_and(|n| n == name) {
+            out.push(p);
+        }
+    }
+}
+
+/// The value of `"key":"value"` in a small JSON document (criterion writes no escapes there).
+fn string_field(json: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\":\"");
+    let start = json.find(&pat)? + pat.len();
+    let end = json[start..].find('"')? + start;
+    Some(json[start..end].to_string())
+}
+
+/// The number right after the first `key` in `json`.
+fn number_after(json: &str, key: &str) -> Option<f64> {
+    let rest = json[json.find(key)? + key.len()..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// Bytes per median time, in MiB/s or GiB/s.
+fn throughput(bytes: f64, ns: f64) -> String {
+    if ns <= 0.0 {
+        return "?".into();
+    }
+    let per_s = bytes / (ns / 1e9);
+    let mib = per_s / (1024.0 * 1024.0);
+    if mib >= 1024.0 {
+        format!("{:.2} GiB/s", mib / 1024.0)
+    } else {
+        format!("{mib:.0} MiB/s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn criterion_files_are_read() {
+        let meta = r#"{"group_id":"nav-source","function_id":"parse","value_str":null,"throughput":{"Bytes":3988482},"full_id":"nav-source/parse"}"#;
+        let est = r#"{"mean":{"confidence_interval":{"lower_bound":1.0},"point_estimate":999.0},"median":{"confidence_interval":{"lower_bound":500000.0,"upper_bound":600000.0},"point_estimate":550000.5}}"#;
+        assert_eq!(
+            string_field(meta, "group_id").as_deref(),
+            Some("nav-source")
+        );
+        assert_eq!(number_after(meta, "\"Bytes\":"), Some(3_988_482.0));
+        let i = est.find("\"median\"").unwrap();
+        assert_eq!(
+            number_after(&est[i..], "\"point_estimate\":"),
+            Some(550_000.5)
+        );
+        assert_eq!(throughput(1024.0 * 1024.0, 1e9), "1 MiB/s");
+        assert_eq!(
+            throughput(3.0 * 1024.0 * 1024.0 * 1024.0, 1e9),
+            "3.00 GiB/s"
+        );
+    }
+
+    #[test]
+    fn arguments_parse() {
+        let b = Bench::from_args(&["--quick".into(), "--runs".into(), "5".into()]).unwrap();
+        assert!(b.quick && b.criterion && b.runs == 5);
+        assert!(Bench::from_args(&["--runs".into(), "0".into()]).is_err());
+        assert!(Bench::from_args(&["--fast".into()]).is_err());
+    }
+}
