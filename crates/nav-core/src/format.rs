@@ -63,6 +63,13 @@ pub trait Format {
     /// Format, version and counts, for `navkit info`.
     fn summary(&self, model: &Self::Model) -> Summary;
 
+    /// The same summary as [`Format::summary`], from the zero-copy view. The default builds the
+    /// model; a format whose view can count its records overrides it, so `navkit info` reads
+    /// nothing it does not need.
+    fn view_summary(&self, view: &Self::View<'_>) -> Summary {
+        self.summary(&self.to_model(view))
+    }
+
     /// The whole structure as text for people, for `navkit dump` and snapshot tests.
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{model:#?}")

@@ -6,6 +6,9 @@
 //!   input back, and the bytes written parse to the same model ([`roundtrip_bytes`]);
 //! - **model**: for every model the writer accepts, parsing what it wrote gives the model back,
 //!   and writing that again gives the same bytes ([`roundtrip_model`]).
+//!
+//! Along the way the view and the model must agree on the file's summary (its counts), so that a
+//! summary read from the view alone says what the model would.
 
 use crate::error::Error;
 use crate::format::Format;
@@ -40,6 +43,14 @@ pub enum RoundtripError {
     /// The written bytes parsed to a different model.
     #[error("written bytes parse to a different model")]
     ModelDiffers,
+    /// The view and the model give different summaries (`navkit info` would depend on which).
+    #[error("the view's summary differs from the model's: {view} vs {model}")]
+    SummaryDiffers {
+        /// The view's summary, as text.
+        view: String,
+        /// The model's summary, as text.
+        model: String,
+    },
 }
 
 fn compare(stage: &'static str, expected: &[u8], actual: &[u8]) -> Result<(), RoundtripError> {
@@ -64,6 +75,13 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     let from_view = format.write_view(&view).map_err(RoundtripError::Write)?;
     compare("write_view", bytes, &from_view)?;
     let model = format.to_model(&view);
+    let (from_view, from_model) = (format.view_summary(&view), format.summary(&model));
+    if from_view != from_model {
+        return Err(RoundtripError::SummaryDiffers {
+            view: format!("{from_view:?}"),
+            model: format!("{from_model:?}"),
+        });
+    }
     let written = format.write(&model).map_err(RoundtripError::Write)?;
     compare("write", bytes, &written)?;
     let again = format.read(&written).map_err(RoundtripError::Reparse)?;

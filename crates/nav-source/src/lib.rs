@@ -143,6 +143,10 @@ impl Format for SourceNav {
         s
     }
 
+    fn view_summary(&self, view: &SourceView<'_>) -> Summary {
+        summary_of_view(view)
+    }
+
     fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {
         dump::dump(model, out)
     }
@@ -216,6 +220,10 @@ impl Format for SourceNavAs {
         SourceNav.summary(model)
     }
 
+    fn view_summary(&self, view: &SourceView<'_>) -> Summary {
+        summary_of_view(view)
+    }
+
     fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {
         dump::dump(model, out)
     }
@@ -223,4 +231,29 @@ impl Format for SourceNavAs {
     fn geometry(&self, model: &SourceMesh) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
     }
+}
+
+/// [`Format::summary`]'s figures, counted on the view without building the model.
+fn summary_of_view(view: &SourceView<'_>) -> Summary {
+    let (mut spots, mut paths, mut visible) = (0usize, 0usize, 0usize);
+    for a in view.areas() {
+        spots += a.hiding_spots.len();
+        paths += a.encounter_paths.len();
+        visible += match &a.custom {
+            view::AreaCustomView::Terror { visible_areas, .. } => visible_areas.len(),
+            _ => a.visible_areas.len(),
+        };
+    }
+    let mut s = Summary::new(FORMAT, view.layout().version_text())
+        .variant(view.flavour().name())
+        .count("places", view.places().len())
+        .count("areas", view.area_count())
+        .count("ladders", view.ladders().len())
+        .count("hiding spots", spots)
+        .count("encounter paths", paths)
+        .count("visible areas", visible);
+    if !view.stale_tail().is_empty() {
+        s = s.count("stale tail bytes", view.stale_tail().len());
+    }
+    s
 }

@@ -86,7 +86,7 @@ where
     }
 
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error> {
-        Ok(self.summary(&self.read(bytes)?))
+        Ok(self.view_summary(&self.parse(bytes)?))
     }
 
     fn dump(&self, bytes: &[u8]) -> Result<String, Error> {
