@@ -166,6 +166,24 @@ enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
     },
+    /// Navmeshes that more than one Skyrim plugin of a load order defines, and deleted ones.
+    ///
+    /// Give the plugins in load order (the last wins). FormIDs are compared after resolving
+    /// each plugin's master list: an override is the same record (a master's navmesh) in
+    /// several plugins; "same FormID" is each plugin's own record with the same number, which
+    /// the game keeps apart unless the plugins are versions of one file. For each shared
+    /// navmesh: which plugin wins, whether the geometry differs, and which edge links to other
+    /// navmeshes differ. Then every deleted navmesh, with the navmeshes of the given plugins
+    /// that still link to it (the game crashes when it follows such a link). Exit 0 whatever
+    /// is found; 1 when a plugin does not read.
+    Conflicts {
+        /// The plugins (`.esp`, `.esm`, `.esl`), in load order.
+        #[arg(required = true)]
+        plugins: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the formats this build reads and writes.
     Formats {
         /// Print JSON instead of text.
@@ -254,6 +272,7 @@ fn run(cli: Cli) -> CmdResult {
             nvnm,
             output,
         } => replace(&plugin, &form_id, &nvnm, &output),
+        Command::Conflicts { plugins, json } => conflicts(&plugins, json),
         Command::Formats { json } => formats(json),
     }
 }
@@ -730,6 +749,33 @@ fn replace(plugin: &Path, form_id: &str, nvnm: &Path, out: &Path) -> CmdResult {
     let id = u32::from_str_radix(digits, 16)
         .map_err(|_| Failure::Usage(format!("FormID `{form_id}` is not a hexadecimal number")))?;
     crate::skyrim::replace(plugin, id, nvnm, out).map_err(Failure::Input)
+}
+
+fn conflicts(paths: &[PathBuf], json: bool) -> CmdResult {
+    use nav_core::Format;
+    let mut models = Vec::new();
+    for path in paths {
+        let bytes = read(path)?;
+        let model = nvnm_skyrim::Plugin
+            .read(&bytes)
+            .map_err(|e| input_error(path, e))?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        models.push((name, model));
+    }
+    let list: Vec<(&str, &nvnm_skyrim::PluginFile)> =
+        models.iter().map(|(n, m)| (n.as_str(), m)).collect();
+    let report = nvnm_skyrim::plugin::conflicts(&list);
+    if json {
+        let value = serde_json::to_value(&report)
+            .map_err(|e| Failure::Input(format!("conflict report: {e}")))?;
+        print_json(&value);
+    } else {
+        out_raw(&report.to_string());
+    }
+    Ok(())
 }
 
 fn formats(json: bool) -> CmdResult {
