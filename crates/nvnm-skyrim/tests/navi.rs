@@ -657,3 +657,26 @@ fn replacing_a_corpus_navmesh_with_itself_leaves_the_plugin_unchanged() {
         assert_eq!(m.update_navmesh_info(id), 0, "{name}");
     }
 }
+
+#[test]
+fn the_dump_shows_a_corpus_navi_field_by_field() {
+    let Some(dir) = corpus_dir("skyrim") else {
+        return;
+    };
+    let model = Plugin
+        .read(&std::fs::read(dir.join("Mundusform.esp")).unwrap())
+        .unwrap();
+    let mut text = String::new();
+    Plugin.dump(&model, &mut text).unwrap();
+    // The top group NAVI and what it holds, up to the next top group.
+    let start = text.find("GRUP type 0 label NAVI").unwrap();
+    let rest = &text[start..];
+    let end = rest[1..].find("\nGRUP ").map_or(rest.len(), |e| e + 1);
+    let navi = &rest[..end];
+    assert!(navi.contains("NVMI[11] 000B87DF flags 0x40"), "{navi}");
+    assert!(
+        navi.contains("NVPP 100 paths, 10 road-marker nodes"),
+        "{navi}"
+    );
+    insta::assert_snapshot!(navi);
+}

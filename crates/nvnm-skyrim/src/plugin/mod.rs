@@ -13,7 +13,7 @@
 //! - [`dump`]: the text dump.
 //! - [`check`]: validation across records (`NVMI` entries against their navmeshes, deleted
 //!   navmeshes).
-//! - [`conflicts`]: navmeshes that more than one plugin of a load order defines.
+//! - [`mod@conflicts`]: navmeshes that more than one plugin of a load order defines.
 //!
 //! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
 //! 20-byte ones).
