@@ -680,3 +680,72 @@ fn the_dump_shows_a_corpus_navi_field_by_field() {
     );
     insta::assert_snapshot!(navi);
 }
+
+#[test]
+fn arbitrary_navi_bodies_write_and_read_back_or_are_refused() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let (mut written, mut refused) = (0, 0);
+    for seed in 0..2000u64 {
+        let data = nav_core::testing::noise(seed ^ 0x4E41_5649, 64 + (seed as usize % 7) * 48);
+        let Ok(mut body) = NaviBody::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        body.compression = Compression::None;
+        match nvnm_skyrim::plugin::navi::subrecord_bytes(&body, 1) {
+            Ok(bytes) => {
+                let back =
+                    NaviBody::from_view(&NaviView::parse(&bytes).unwrap(), Compression::None);
+                assert_eq!(back, body, "seed {seed}");
+                written += 1;
+            }
+            Err(e) => {
+                assert!(
+                    e.to_string()
+                        .starts_with("skyrim-plugin: NAVI record 00000001"),
+                    "{e}"
+                );
+                refused += 1;
+            }
+        }
+    }
+    eprintln!("{written} NAVI bodies written and read back, {refused} refused");
+    assert!(
+        written > 500 && refused > 0,
+        "{written} written, {refused} refused"
+    );
+}
+
+#[test]
+fn a_corpus_navi_cut_anywhere_never_panics() {
+    let Some(plugins) = corpus_plugins() else {
+        return;
+    };
+    let (_, bytes) = plugins
+        .iter()
+        .find(|(n, _)| n == "Mundusform.esp")
+        .or(plugins.first())
+        .unwrap();
+    let view = Plugin.parse(bytes).unwrap();
+    let navi = view
+        .records()
+        .find(|r| &r.header.signature == b"NAVI")
+        .unwrap();
+    let data = navi.data;
+    let mut cuts = 0;
+    // Every byte of the first 2 KiB (NVER and the NVMI entries), then every 61st.
+    for len in (0..data.len()).filter(|&l| l < 2048 || l % 61 == 0) {
+        match NaviView::parse(&data[..len]) {
+            Err(e) => assert!(e.offset().is_some_and(|o| o <= len), "{len}: {e}"),
+            Ok(v) => {
+                // The framing held: the subrecord cut short stays raw and writes back as is.
+                let body = NaviBody::from_view(&v, Compression::None);
+                assert_eq!(
+                    nvnm_skyrim::plugin::navi::subrecord_bytes(&body, 1).unwrap(),
+                    &data[..len]
+                );
+            }
+        }
+        cuts += 1;
+    }
+    assert!(cuts > 2000);
+}
