@@ -13,6 +13,8 @@
 //!   a plugin without one is not held against it);
 //! - a `NAVI` subrecord that does not read as its type is an error.
 
+use std::collections::{HashMap, HashSet};
+
 use nav_core::{Finding, Format};
 
 use super::model::{Group, PluginFile, Record};
@@ -75,7 +77,12 @@ pub fn check(model: &PluginFile) -> Vec<Finding> {
             _ => {}
         }
     }
-    let find = |id: u32| navmeshes.iter().find(|n| n.record.form_id == id);
+    // Master files hold tens of thousands of navmeshes: look them up by hash.
+    let mut by_id: HashMap<u32, usize> = HashMap::with_capacity(navmeshes.len());
+    for (i, n) in navmeshes.iter().enumerate() {
+        by_id.entry(n.record.form_id).or_insert(i);
+    }
+    let find = |id: u32| by_id.get(&id).and_then(|&i| navmeshes.get(i));
 
     for n in navmeshes.iter().filter(|n| n.record.is_deleted()) {
         let id = n.record.form_id;
@@ -113,13 +120,13 @@ pub fn check(model: &PluginFile) -> Vec<Finding> {
         return out;
     }
 
-    let mut listed: Vec<u32> = Vec::new();
+    let mut listed: HashSet<u32> = HashSet::new();
     for navi_record in &navis {
         let Some(navi) = navi_record.navi() else {
             continue;
         };
         let at_navi = format!("NAVI {:08X}", navi_record.form_id);
-        let mut nth = std::collections::HashMap::<[u8; 4], usize>::new();
+        let mut nth = HashMap::<[u8; 4], usize>::new();
         let mut road_markers = Vec::new();
         for s in &navi.subrecords {
             let sig = s.field.signature();
@@ -127,10 +134,9 @@ pub fn check(model: &PluginFile) -> Vec<Finding> {
             match &s.field {
                 NaviField::NavmeshInfo(info) => {
                     let at = format!("{at_navi} NVMI[{i}] {:08X}", info.navmesh);
-                    if listed.contains(&info.navmesh) {
+                    if !listed.insert(info.navmesh) {
                         out.push(Finding::warning(&at, "a second entry for the same navmesh"));
                     }
-                    listed.push(info.navmesh);
                     if info.flags & ROAD_MARKER != 0 {
                         road_markers.push(info.navmesh);
                     }

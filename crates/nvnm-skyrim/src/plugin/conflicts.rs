@@ -233,6 +233,22 @@ fn compare(defs: &[&Entry<'_>]) -> (GeometryComparison, Vec<EdgeLinkDifference>)
     (geometry, edge_links)
 }
 
+/// The indices sharing each key, groups in the order their keys first appear.
+fn groups<K: std::hash::Hash + Eq>(items: impl Iterator<Item = (K, usize)>) -> Vec<Vec<usize>> {
+    let mut at: std::collections::HashMap<K, usize> = std::collections::HashMap::new();
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for (key, i) in items {
+        let slot = *at.entry(key).or_insert_with(|| {
+            out.push(Vec::new());
+            out.len() - 1
+        });
+        if let Some(g) = out.get_mut(slot) {
+            g.push(i);
+        }
+    }
+    out
+}
+
 /// Compares the navmeshes of `plugins` (name and model, in load order).
 pub fn conflicts(plugins: &[(&str, &PluginFile)]) -> ConflictReport {
     let mut entries: Vec<Entry<'_>> = Vec::new();
@@ -284,43 +300,37 @@ pub fn conflicts(plugins: &[(&str, &PluginFile)]) -> ConflictReport {
         }
     };
 
+    // Group in first-seen order, by hash: a master file has tens of thousands of navmeshes.
+    let in_plugins = |group: &[usize]| {
+        let mut p: Vec<usize> = group
+            .iter()
+            .filter_map(|&j| entries.get(j).map(|e| e.plugin))
+            .collect();
+        p.dedup();
+        p.len()
+    };
+    let defs_of = |group: &[usize]| -> Vec<&Entry<'_>> {
+        group.iter().filter_map(|&j| entries.get(j)).collect()
+    };
     let mut shared = Vec::new();
-    let mut seen: Vec<usize> = Vec::new();
-    for (i, e) in entries.iter().enumerate() {
-        if seen.contains(&i) {
-            continue;
-        }
-        let group: Vec<usize> = (i..entries.len())
-            .filter(|&j| entries.get(j).is_some_and(|o| o.key.same(&e.key)))
-            .collect();
-        seen.extend(&group);
-        let defs: Vec<&Entry<'_>> = group.iter().filter_map(|&j| entries.get(j)).collect();
-        let mut plugins_in: Vec<usize> = defs.iter().map(|d| d.plugin).collect();
-        plugins_in.dedup();
-        if plugins_in.len() > 1 {
-            shared.push(shared_of(SharedKind::Override, defs));
-        }
+    let same_record = groups(
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| ((e.key.file.to_ascii_lowercase(), e.key.id), i)),
+    );
+    for group in same_record.iter().filter(|g| in_plugins(g) > 1) {
+        shared.push(shared_of(SharedKind::Override, defs_of(group)));
     }
-    let mut seen: Vec<usize> = Vec::new();
-    for (i, e) in entries.iter().enumerate() {
-        if !e.own || seen.contains(&i) {
-            continue;
-        }
-        let group: Vec<usize> = (i..entries.len())
-            .filter(|&j| {
-                entries
-                    .get(j)
-                    .is_some_and(|o| o.own && o.form_id == e.form_id && !o.key.same(&e.key))
-            })
-            .collect();
-        if group.is_empty() {
-            continue;
-        }
-        seen.extend(&group);
-        let defs: Vec<&Entry<'_>> = std::iter::once(e)
-            .chain(group.iter().filter_map(|&j| entries.get(j)))
-            .collect();
-        shared.push(shared_of(SharedKind::SameFormId, defs));
+    let same_number = groups(
+        entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.own)
+            .map(|(i, e)| (e.form_id, i)),
+    );
+    for group in same_number.iter().filter(|g| in_plugins(g) > 1) {
+        shared.push(shared_of(SharedKind::SameFormId, defs_of(group)));
     }
 
     let deleted = entries
