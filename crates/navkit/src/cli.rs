@@ -168,14 +168,9 @@ enum Command {
     },
     /// Navmeshes that more than one Skyrim plugin of a load order defines, and deleted ones.
     ///
-    /// Give the plugins in load order (the last wins). FormIDs are compared after resolving
-    /// each plugin's master list: an override is the same record (a master's navmesh) in
-    /// several plugins; "same FormID" is each plugin's own record with the same number, which
-    /// the game keeps apart unless the plugins are versions of one file. For each shared
-    /// navmesh: which plugin wins, whether the geometry differs, and which edge links to other
-    /// navmeshes differ. Then every deleted navmesh, with the navmeshes of the given plugins
-    /// that still link to it (the game crashes when it follows such a link). Exit 0 whatever
-    /// is found; 1 when a plugin does not read.
+    /// Plugins in load order (the last wins), FormIDs resolved through each one's masters. Per
+    /// shared navmesh: override or same FormID, winner, geometry, differing edge links; per
+    /// deleted one: the navmeshes still linking to it (the game crashes on such a link).
     Conflicts {
         /// The plugins (`.esp`, `.esm`, `.esl`), in load order.
         #[arg(required = true)]
@@ -752,29 +747,17 @@ fn replace(plugin: &Path, form_id: &str, nvnm: &Path, out: &Path) -> CmdResult {
 }
 
 fn conflicts(paths: &[PathBuf], json: bool) -> CmdResult {
-    use nav_core::Format;
     let mut models = Vec::new();
     for path in paths {
-        let bytes = read(path)?;
-        let model = nvnm_skyrim::Plugin
-            .read(&bytes)
-            .map_err(|e| input_error(path, e))?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        models.push((name, model));
+        let model = nav_core::Format::read(&nvnm_skyrim::Plugin, &read(path)?);
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        models.push((name.into_owned(), model.map_err(|e| input_error(path, e))?));
     }
-    let list: Vec<(&str, &nvnm_skyrim::PluginFile)> =
-        models.iter().map(|(n, m)| (n.as_str(), m)).collect();
-    let report = nvnm_skyrim::plugin::conflicts(&list);
-    if json {
-        let value = serde_json::to_value(&report)
-            .map_err(|e| Failure::Input(format!("conflict report: {e}")))?;
-        print_json(&value);
-    } else {
-        out_raw(&report.to_string());
-    }
+    let report = nvnm_skyrim::plugin::conflicts(&models);
+    out_raw(&match json {
+        true => pretty_json(&json!(report)) + "\n",
+        false => report.to_string(),
+    });
     Ok(())
 }
 

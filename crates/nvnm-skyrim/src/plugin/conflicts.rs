@@ -12,6 +12,7 @@
 //!   are versions of one file (a renamed copy) and only one of them is loaded; then the later
 //!   one is what the game sees.
 
+use core::borrow::Borrow;
 use core::fmt;
 
 use nav_core::Format;
@@ -249,10 +250,16 @@ fn groups<K: std::hash::Hash + Eq>(items: impl Iterator<Item = (K, usize)>) -> V
     out
 }
 
-/// Compares the navmeshes of `plugins` (name and model, in load order).
-pub fn conflicts(plugins: &[(&str, &PluginFile)]) -> ConflictReport {
+/// Compares the navmeshes of `plugins` (name and model, in load order; `&str` or `String`
+/// names, models owned or borrowed).
+pub fn conflicts<N, P>(plugins: &[(N, P)]) -> ConflictReport
+where
+    N: AsRef<str>,
+    P: Borrow<PluginFile>,
+{
     let mut entries: Vec<Entry<'_>> = Vec::new();
     for (p, (name, model)) in plugins.iter().enumerate() {
+        let (name, model) = (name.as_ref(), model.borrow());
         let masters = model.masters();
         for (r, groups) in model.records_in_groups() {
             if &r.signature.0 != b"NAVM" {
@@ -275,7 +282,12 @@ pub fn conflicts(plugins: &[(&str, &PluginFile)]) -> ConflictReport {
             });
         }
     }
-    let name = |e: &Entry<'_>| plugins.get(e.plugin).map_or("", |p| p.0).to_string();
+    let name = |e: &Entry<'_>| {
+        plugins
+            .get(e.plugin)
+            .map_or("", |p| p.0.as_ref())
+            .to_string()
+    };
     let shared_of = |kind: SharedKind, defs: Vec<&Entry<'_>>| {
         let (geometry, edge_links) = compare(&defs);
         SharedNavmesh {
@@ -364,7 +376,7 @@ pub fn conflicts(plugins: &[(&str, &PluginFile)]) -> ConflictReport {
         .collect();
 
     ConflictReport {
-        plugins: plugins.iter().map(|p| p.0.to_string()).collect(),
+        plugins: plugins.iter().map(|p| p.0.as_ref().to_string()).collect(),
         shared,
         deleted,
     }
