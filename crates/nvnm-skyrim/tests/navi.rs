@@ -540,9 +540,11 @@ fn a_deleted_navmesh_is_an_error_with_its_cell() {
         }
     }
     delete(&mut model.items);
-    navi_of(&mut model)
-        .subrecords
+    let navi = navi_of(&mut model);
+    navi.subrecords
         .retain(|s| !matches!(&s.field, NaviField::NavmeshInfo(n) if n.navmesh == 0x802));
+    // The entry of 00000801 still lists it among its edge links.
+    navi.navmesh_info_mut(0x801).unwrap().edge_links.push(0x802);
     let bytes = Plugin.write(&model).unwrap();
     let back = Plugin.read(&bytes).unwrap();
     let all = Plugin.validate(&back);
@@ -558,6 +560,10 @@ fn a_deleted_navmesh_is_an_error_with_its_cell() {
     );
     assert!(e.contains("in cell 00000800"), "{e}");
     assert!(e.contains("crashes"), "{e}");
+    assert!(
+        e.contains("(the NAVI entries of 00000801 list it among their edge links)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -99,11 +99,26 @@ pub fn check(model: &PluginFile) -> Vec<Finding> {
             })
             .map(|o| format!("{:08X}", o.record.form_id))
             .collect();
-        let links = if linked.is_empty() {
-            String::new()
-        } else {
-            format!(" (this plugin's {} still link to it)", linked.join(", "))
-        };
+        // NVMI entries keep the edge-link lists of navmeshes the plugin does not hold (a
+        // master's road-marker navmeshes): one naming the deleted navmesh links to it too.
+        let listed_by: Vec<String> = navis
+            .iter()
+            .filter_map(|r| r.navi())
+            .flat_map(|navi| navi.navmesh_infos())
+            .filter(|i| i.navmesh != id && i.edge_links.contains(&id))
+            .map(|i| format!("{:08X}", i.navmesh))
+            .filter(|i| !linked.contains(i))
+            .collect();
+        let mut links = String::new();
+        if !linked.is_empty() {
+            links += &format!(" (this plugin's {} still link to it)", linked.join(", "));
+        }
+        if !listed_by.is_empty() {
+            links += &format!(
+                " (the NAVI entries of {} list it among their edge links)",
+                listed_by.join(", ")
+            );
+        }
         out.push(Finding::error(
             format!("NAVM {id:08X}"),
             format!(
