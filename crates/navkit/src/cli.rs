@@ -189,6 +189,19 @@ enum Command {
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
     },
+    /// Navmeshes that more than one Skyrim plugin of a load order defines, and deleted ones.
+    ///
+    /// Plugins in load order (the last wins), FormIDs resolved through each one's masters. Per
+    /// shared navmesh: override or same FormID, winner, geometry, differing edge links; per
+    /// deleted one: the navmeshes still linking to it (the game crashes on such a link).
+    Conflicts {
+        /// The plugins (`.esp`, `.esm`, `.esl`), in load order.
+        #[arg(required = true)]
+        plugins: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the formats this build reads and writes.
     Formats {
         /// Print JSON instead of text.
@@ -282,6 +295,7 @@ fn run(cli: Cli) -> CmdResult {
             nvnm,
             output,
         } => replace(&plugin, &form_id, &nvnm, &output),
+        Command::Conflicts { plugins, json } => conflicts(&plugins, json),
         Command::Formats { json } => formats(json),
     }
 }
@@ -774,6 +788,21 @@ fn replace(plugin: &Path, form_id: &str, nvnm: &Path, out: &Path) -> CmdResult {
     let id = u32::from_str_radix(digits, 16)
         .map_err(|_| Failure::Usage(format!("FormID `{form_id}` is not a hexadecimal number")))?;
     crate::skyrim::replace(plugin, id, nvnm, out).map_err(Failure::Input)
+}
+
+fn conflicts(paths: &[PathBuf], json: bool) -> CmdResult {
+    let mut models = Vec::new();
+    for path in paths {
+        let model = nav_core::Format::read(&nvnm_skyrim::Plugin, &read(path)?);
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        models.push((name.into_owned(), model.map_err(|e| input_error(path, e))?));
+    }
+    let report = nvnm_skyrim::plugin::conflicts(&models);
+    out_raw(&match json {
+        true => pretty_json(&json!(report)) + "\n",
+        false => report.to_string(),
+    });
+    Ok(())
 }
 
 fn formats(json: bool) -> CmdResult {

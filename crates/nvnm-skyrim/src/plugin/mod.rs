@@ -3,17 +3,26 @@
 //! A plugin is a `TES4` header record, then groups (`GRUP`, sized, nested) of records. Each
 //! record has a 24-byte header and its data, zlib-compressed when flag `0x00040000` is set.
 //! `NAVM` records hold the navmesh; its geometry is the `NVNM` subrecord (see [`crate::nvnm`]).
+//! The `NAVI` record, the navmesh info map, tells the game about every navmesh (see [`navi`]).
 //!
-//! - [`view`]: [`PluginView`], a walk of the file that borrows every record and opens `NAVM`s.
+//! - [`view`]: [`PluginView`], a walk of the file that borrows every record and opens `NAVM`s
+//!   and `NAVI`s.
 //! - [`model`]: [`PluginFile`], the owned tree, with [`PluginFile::replace_nvnm`].
+//! - [`navi`]: the `NAVI` record as data.
 //! - [`mod@write`]: the writer; an unchanged plugin comes back byte for byte.
 //! - [`dump`]: the text dump.
+//! - [`check`]: validation across records (`NVMI` entries against their navmeshes, deleted
+//!   navmeshes).
+//! - [`mod@conflicts`]: navmeshes that more than one plugin of a load order defines.
 //!
 //! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
 //! 20-byte ones).
 
+pub mod check;
+pub mod conflicts;
 pub mod dump;
 pub mod model;
+pub mod navi;
 pub mod view;
 pub mod write;
 
@@ -22,7 +31,9 @@ use core::fmt;
 use nav_core::oracle::{RoundtripError, roundtrip_bytes};
 use nav_core::{Finding, Format, Result, Summary};
 
+pub use conflicts::{ConflictReport, conflicts};
 pub use model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody, Subrecord};
+pub use navi::{NaviBody, NaviField, NavmeshInfo, PreferredPathing};
 pub use view::PluginView;
 
 /// The format name errors carry.
@@ -30,6 +41,9 @@ pub const FORMAT: &str = "skyrim-plugin";
 
 /// The record flag of zlib-compressed data.
 pub const COMPRESSED: u32 = 0x0004_0000;
+
+/// The record flag of a deleted record.
+pub const DELETED: u32 = 0x0000_0020;
 
 /// Groups nest at most this deep (Skyrim's own files nest 6 deep).
 pub const MAX_DEPTH: usize = 32;
@@ -255,6 +269,7 @@ impl Format for Plugin {
         Ok(write::write_view(view))
     }
 
+    /// Each navmesh's `NVNM` checks, then the checks across records ([`check::check`]).
     fn validate(&self, model: &Self::Model) -> Vec<Finding> {
         let mut out = Vec::new();
         for (form_id, nvnm) in model.navmeshes() {
@@ -268,17 +283,19 @@ impl Format for Plugin {
             }
         }
         for r in model.records() {
-            if let RecordBody::Navmesh(NavmeshBody {
-                compression: Compression::Kept { .. },
-                ..
-            }) = r.body
-            {
+            let kept = match &r.body {
+                RecordBody::Navmesh(b) => &b.compression,
+                RecordBody::NavigationInfo(b) => &b.compression,
+                RecordBody::Raw(_) => continue,
+            };
+            if let Compression::Kept { .. } = kept {
                 out.push(Finding::info(
-                    format!("NAVM {:08X}", r.form_id),
+                    format!("{} {:08X}", r.signature, r.form_id),
                     "no zlib level reproduces the stored stream; it is kept as stored",
                 ));
             }
         }
+        out.extend(check::check(model));
         out
     }
 
@@ -319,6 +336,21 @@ impl Format for Plugin {
             .count("navmesh records", navmeshes)
             .count("compressed navmesh records", compressed)
             .count("NVNM subrecords", model.navmeshes().len())
+            .count(
+                "deleted navmesh records",
+                records
+                    .iter()
+                    .filter(|r| &r.signature.0 == b"NAVM" && r.is_deleted())
+                    .count(),
+            )
+            .count(
+                "NVMI entries",
+                records
+                    .iter()
+                    .filter_map(|r| r.navi())
+                    .map(|n| n.navmesh_infos().count())
+                    .sum::<usize>(),
+            )
     }
 
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {

@@ -1,15 +1,17 @@
 //! The owned model of a plugin: a tree of groups and records.
 //!
-//! Records other than `NAVM` keep their data as stored ([`RecordBody::Raw`]). `NAVM` records are
-//! opened ([`RecordBody::Navmesh`]): their subrecords, and how the data was compressed, so that
-//! the writer reproduces the stored zlib stream. Group and record sizes are not stored: the
+//! Records other than `NAVM` and `NAVI` keep their data as stored ([`RecordBody::Raw`]). `NAVM`
+//! records are opened ([`RecordBody::Navmesh`]): their subrecords, and how the data was
+//! compressed, so that the writer reproduces the stored zlib stream. `NAVI` records are read
+//! into data ([`RecordBody::NavigationInfo`], see [`super::navi`]). Group and record sizes are not stored: the
 //! walk checks that every group is exactly filled by its contents, so the sizes always follow
 //! from the payload, and the writer recomputes them (which is how a replaced navmesh fixes
 //! every enclosing group).
 
 use nav_core::{Error, ErrorKind, Result};
 
-use super::view::{Node, PluginView, RecordView};
+use super::navi::NaviBody;
+use super::view::{Node, OpenedData, PluginView, RecordView};
 use super::{FORMAT, Signature, detect_level};
 
 /// How a navmesh record's data is stored.
@@ -69,10 +71,27 @@ pub struct NavmeshBody {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum RecordBody {
-    /// The data as stored (any record but `NAVM`; hex in JSON).
+    /// The data as stored (any record but `NAVM` and `NAVI`; hex in JSON).
     Raw(#[cfg_attr(feature = "serde", serde(with = "super::hex_bytes"))] Vec<u8>),
     /// A `NAVM` record's data, opened.
     Navmesh(NavmeshBody),
+    /// A `NAVI` record's data, read.
+    NavigationInfo(NaviBody),
+}
+
+/// How an opened record's data was stored: the zlib level that reproduces its stream, or the
+/// stream itself.
+fn compression_of(opened: &OpenedData<'_>, data: &[u8]) -> Compression {
+    if !opened.compressed {
+        return Compression::None;
+    }
+    let stream = data.get(4..).unwrap_or(&[]);
+    match detect_level(&opened.body, stream) {
+        Some(level) => Compression::Zlib { level },
+        None => Compression::Kept {
+            stream: stream.to_vec(),
+        },
+    }
 }
 
 /// One record.
@@ -107,26 +126,32 @@ impl Record {
                 .iter()
                 .find(|s| &s.signature.0 == b"NVNM")
                 .map(|s| s.data.as_slice()),
-            RecordBody::Raw(_) => None,
+            RecordBody::Raw(_) | RecordBody::NavigationInfo(_) => None,
+        }
+    }
+
+    /// Whether the record is flagged deleted (`0x20`).
+    pub fn is_deleted(&self) -> bool {
+        self.flags & super::DELETED != 0
+    }
+
+    /// The data of a `NAVI` record.
+    pub fn navi(&self) -> Option<&NaviBody> {
+        match &self.body {
+            RecordBody::NavigationInfo(n) => Some(n),
+            _ => None,
         }
     }
 
     fn from_view(r: &RecordView<'_>) -> Record {
         let h = r.header;
-        let body = match &r.navmesh {
-            None => RecordBody::Raw(r.data.to_vec()),
-            Some(n) => {
-                let compression = if n.compressed {
-                    let stream = r.data.get(4..).unwrap_or(&[]);
-                    match detect_level(&n.body, stream) {
-                        Some(level) => Compression::Zlib { level },
-                        None => Compression::Kept {
-                            stream: stream.to_vec(),
-                        },
-                    }
-                } else {
-                    Compression::None
-                };
+        // `navi()` reads only `NAVI` records (and cannot fail after the walk's split).
+        let body = match (&r.opened, r.navi()) {
+            (Some(n), Some(view)) => {
+                RecordBody::NavigationInfo(NaviBody::from_view(&view, compression_of(n, r.data)))
+            }
+            (Some(n), None) if &h.signature == b"NAVM" => {
+                let compression = compression_of(n, r.data);
                 RecordBody::Navmesh(NavmeshBody {
                     compression,
                     subrecords: n
@@ -140,6 +165,7 @@ impl Record {
                         .collect(),
                 })
             }
+            _ => RecordBody::Raw(r.data.to_vec()),
         };
         Record {
             signature: Signature(h.signature),
@@ -264,6 +290,50 @@ impl PluginFile {
         }
     }
 
+    /// The master files the `TES4` header names (`MAST` subrecords), in order. A FormID's top
+    /// byte indexes this list; a top byte equal to its length marks the plugin's own records.
+    pub fn masters(&self) -> Vec<String> {
+        let RecordBody::Raw(data) = &self.header.body else {
+            return Vec::new();
+        };
+        let Ok(spans) = super::view::subrecords(data) else {
+            return Vec::new();
+        };
+        spans
+            .iter()
+            .filter(|s| &s.signature.0 == b"MAST")
+            .filter_map(|s| data.get(s.range.clone()))
+            .map(|name| {
+                let name = name.split(|&b| b == 0).next().unwrap_or(name);
+                String::from_utf8_lossy(name).into_owned()
+            })
+            .collect()
+    }
+
+    /// Every record after the header, in file order, with the groups around it (outermost
+    /// first).
+    pub fn records_in_groups(&self) -> Vec<(&Record, Vec<&Group>)> {
+        fn go<'m>(
+            items: &'m [Item],
+            path: &mut Vec<&'m Group>,
+            out: &mut Vec<(&'m Record, Vec<&'m Group>)>,
+        ) {
+            for item in items {
+                match item {
+                    Item::Group(g) => {
+                        path.push(g);
+                        go(&g.items, path, out);
+                        path.pop();
+                    }
+                    Item::Record(r) => out.push((r, path.clone())),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(&self.items, &mut Vec::new(), &mut out);
+        out
+    }
+
     /// Every record after the header, in file order.
     pub fn records(&self) -> Vec<&Record> {
         let mut out = Vec::new();
@@ -285,7 +355,9 @@ impl PluginFile {
     /// Replaces the `NVNM` payload of the navmesh record `form_id` (the first one, should the
     /// FormID repeat). The writer then recomputes the record's size (recompressing at the
     /// record's zlib level, or at level 9 where the stored stream was kept) and the size of
-    /// every enclosing group; the rest of the plugin is written back unchanged.
+    /// every enclosing group. When the payload changes and reads as `NVNM`, the navmesh's
+    /// `NVMI` entry is brought up to date ([`PluginFile::update_navmesh_info`]); the rest of
+    /// the plugin is written back unchanged.
     pub fn replace_nvnm(&mut self, form_id: u32, nvnm: Vec<u8>) -> Result<()> {
         let pred = |r: &Record| {
             r.form_id == form_id && matches!(r.body, RecordBody::Navmesh(_)) && r.nvnm().is_some()
@@ -321,7 +393,44 @@ impl PluginFile {
         if let Compression::Kept { .. } = body.compression {
             body.compression = Compression::Zlib { level: 9 };
         }
+        self.update_navmesh_info(form_id);
         Ok(())
+    }
+
+    /// Brings the `NVMI` entry of navmesh `form_id`, in every `NAVI` record of the plugin, up to
+    /// date with the navmesh's `NVNM` the way the Creation Kit keeps it (see
+    /// [`super::navi::sync::update`]: centre, island bounds, parent and the edge-link list are
+    /// recomputed; the rest is kept). Returns how many entries changed; 0 when the navmesh has
+    /// no entry, or its `NVNM` does not read.
+    pub fn update_navmesh_info(&mut self, form_id: u32) -> usize {
+        let mesh = self
+            .navmeshes()
+            .into_iter()
+            .find(|(id, _)| *id == form_id)
+            .and_then(|(_, nvnm)| nav_core::Format::read(&crate::nvnm::Nvnm, nvnm).ok());
+        let Some(mesh) = mesh else {
+            return 0;
+        };
+        let mut changed = 0;
+        visit_mut(&mut self.items, &mut |r| {
+            if let RecordBody::NavigationInfo(navi) = &mut r.body {
+                if let Some(info) = navi.navmesh_info_mut(form_id) {
+                    if super::navi::sync::update(info, &mesh) {
+                        changed += 1;
+                    }
+                }
+            }
+        });
+        changed
+    }
+}
+
+fn visit_mut(items: &mut [Item], f: &mut dyn FnMut(&mut Record)) {
+    for item in items {
+        match item {
+            Item::Group(g) => visit_mut(&mut g.items, f),
+            Item::Record(r) => f(r),
+        }
     }
 }
 

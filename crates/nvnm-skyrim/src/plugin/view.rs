@@ -2,8 +2,9 @@
 //!
 //! [`PluginView::parse`] walks the file once, without recursion, and records every group and
 //! record in file order (a pre-order list: each group knows where its descendants end). Record
-//! data stays borrowed; only `NAVM` records are opened: inflated when compressed (the one copy
-//! the view owns), and split into subrecords, honouring the `XXXX` large-subrecord form.
+//! data stays borrowed; only `NAVM` and `NAVI` records are opened: inflated when compressed (the
+//! one copy the view owns), and split into subrecords, honouring the `XXXX` large-subrecord
+//! form. [`RecordView::navi`] reads a `NAVI` record's subrecords (see [`super::navi`]).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -84,9 +85,9 @@ pub struct SubrecordSpan {
     pub large: Option<u16>,
 }
 
-/// A `NAVM` record's data, opened.
+/// A `NAVM` or `NAVI` record's data, opened.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NavmeshData<'a> {
+pub struct OpenedData<'a> {
     /// Whether the data is stored zlib-compressed.
     pub compressed: bool,
     /// The subrecords' bytes: borrowed, or inflated.
@@ -95,7 +96,7 @@ pub struct NavmeshData<'a> {
     pub subrecords: Vec<SubrecordSpan>,
 }
 
-impl NavmeshData<'_> {
+impl OpenedData<'_> {
     /// The payload of the first subrecord of type `sig`.
     pub fn subrecord(&self, sig: &[u8; 4]) -> Option<&[u8]> {
         self.subrecords
@@ -114,11 +115,30 @@ pub struct RecordView<'a> {
     pub offset: usize,
     /// The data as stored (compressed or not).
     pub data: &'a [u8],
-    /// The opened data of a `NAVM` record.
-    pub navmesh: Option<NavmeshData<'a>>,
+    /// The opened data of a `NAVM` or `NAVI` record.
+    pub opened: Option<OpenedData<'a>>,
 }
 
 impl RecordView<'_> {
+    /// The record's type.
+    pub fn signature(&self) -> Signature {
+        Signature(self.header.signature)
+    }
+
+    /// Whether the record is flagged deleted (`0x20`).
+    pub fn is_deleted(&self) -> bool {
+        self.header.flags.get() & super::DELETED != 0
+    }
+
+    /// The subrecords of a `NAVI` record, read; `None` for any other record.
+    pub fn navi(&self) -> Option<super::navi::NaviView<'_>> {
+        if &self.header.signature != b"NAVI" {
+            return None;
+        }
+        // The walk already split these subrecords, so the framing cannot fail here.
+        super::navi::NaviView::parse(&self.opened.as_ref()?.body).ok()
+    }
+
     /// The record's FormID.
     pub fn form_id(&self) -> u32 {
         self.header.form_id.get()
@@ -126,7 +146,10 @@ impl RecordView<'_> {
 
     /// The `NVNM` payload of a navmesh record.
     pub fn nvnm(&self) -> Option<&[u8]> {
-        self.navmesh.as_ref().and_then(|n| n.subrecord(b"NVNM"))
+        if &self.header.signature != b"NAVM" {
+            return None;
+        }
+        self.opened.as_ref().and_then(|n| n.subrecord(b"NVNM"))
     }
 }
 
@@ -194,8 +217,8 @@ pub(crate) fn inflate(stream: &[u8], expected: usize) -> core::result::Result<Ve
     Ok(out)
 }
 
-/// Splits a navmesh record's data into subrecords.
-fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
+/// Splits a navmesh (or navmesh info map) record's data into subrecords.
+pub(crate) fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
     let mut cur = Cursor::new(FORMAT, body);
     let mut out = Vec::new();
     while !cur.is_empty() {
@@ -242,13 +265,13 @@ fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
     Ok(out)
 }
 
-/// Opens a `NAVM` record's data. `budget` is what may still be inflated in this file.
-fn open_navmesh<'a>(
+/// Opens a `NAVM` or `NAVI` record's data. `budget` is what may still be inflated in this file.
+fn open_record<'a>(
     header: &RecordHeader,
     data: &'a [u8],
     data_offset: usize,
     budget: &mut usize,
-) -> Result<NavmeshData<'a>> {
+) -> Result<OpenedData<'a>> {
     let compressed = header.flags.get() & COMPRESSED != 0 && !data.is_empty();
     let body: Cow<'a, [u8]> = if compressed {
         let mut cur = Cursor::new(FORMAT, data);
@@ -296,7 +319,7 @@ fn open_navmesh<'a>(
             e.shifted(data_offset)
         }
     })?;
-    Ok(NavmeshData {
+    Ok(OpenedData {
         compressed,
         body,
         subrecords,
@@ -323,10 +346,10 @@ fn read_record<'a>(
     }
     let data_offset = cur.offset();
     let data = cur.bytes(len, format_args!("{sig} record {form_id:08X} data"))?;
-    let navmesh = if &header.signature == b"NAVM" {
+    let opened = if &header.signature == b"NAVM" || &header.signature == b"NAVI" {
         Some(
-            open_navmesh(header, data, data_offset, budget)
-                .map_err(|e| e.within(format_args!("NAVM record {form_id:08X}")))?,
+            open_record(header, data, data_offset, budget)
+                .map_err(|e| e.within(format_args!("{sig} record {form_id:08X}")))?,
         )
     } else {
         None
@@ -335,7 +358,7 @@ fn read_record<'a>(
         header,
         offset,
         data,
-        navmesh,
+        opened,
     })
 }
 
@@ -463,9 +486,10 @@ impl<'a> PluginView<'a> {
             .filter_map(|r| r.nvnm().map(|n| (r.form_id(), n)))
     }
 
-    /// The zlib level (0-9) that reproduces a compressed navmesh record's stored stream, if any.
+    /// The zlib level (0-9) that reproduces a compressed `NAVM` or `NAVI` record's stored stream,
+    /// if any.
     pub fn reproducing_level(record: &RecordView<'_>) -> Option<u32> {
-        let n = record.navmesh.as_ref()?;
+        let n = record.opened.as_ref()?;
         if !n.compressed {
             return None;
         }

@@ -2,11 +2,12 @@
 //!
 //! Sizes are the only derived values: each record's data size and each group's size (header
 //! included). The model writer emits a group's header with a placeholder size, writes its
-//! contents, then fills the size in. Navmesh records are rebuilt from their subrecords and
-//! recompressed at their zlib level; a kept stream is written back only while it still inflates
-//! to those subrecords. The writer refuses what a later read would not give back: a `NAVM`
-//! record kept raw, a record named `GRUP`, a compressed flag that disagrees with the body, a
-//! zlib level another level shadows, sizes past 32 bits, groups nested past the walk's limit.
+//! contents, then fills the size in. Navmesh (`NAVM`) and navmesh info map (`NAVI`) records are
+//! rebuilt from their subrecords and recompressed at their zlib level; a kept stream is written
+//! back only while it still inflates to those subrecords. The writer refuses what a later read
+//! would not give back: a `NAVM` or `NAVI` record kept raw, a record named `GRUP`, a compressed
+//! flag that disagrees with the body, a zlib level another level shadows, a raw `NAVI` payload
+//! that reads as its type, sizes past 32 bits, groups nested past the walk's limit.
 
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, Result};
@@ -14,6 +15,7 @@ use nav_core::{ByteWriter, Error, Result};
 use super::model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody};
 use super::view::{Node, PluginView, RecordView, inflate};
 use super::{COMPRESSED, FORMAT, MAX_DEPTH, deflate, detect_level};
+use super::{Signature, navi};
 
 fn put_record_view(w: &mut ByteWriter, r: &RecordView<'_>) {
     w.put(r.header).bytes(r.data);
@@ -38,41 +40,52 @@ pub fn write_view(view: &PluginView<'_>) -> Vec<u8> {
     w.into_inner()
 }
 
+/// Writes one subrecord: its header (in the `XXXX` large form when `large` is set) and payload.
+pub(crate) fn put_subrecord(
+    w: &mut ByteWriter,
+    signature: Signature,
+    large: Option<u16>,
+    data: &[u8],
+    field: &dyn Fn() -> String,
+) -> Result<()> {
+    if &signature.0 == b"XXXX" {
+        return Err(Error::unrepresentable(
+            FORMAT,
+            field(),
+            "XXXX is the large-subrecord marker, not a subrecord of its own (use `large`)",
+        ));
+    }
+    match large {
+        Some(short) => {
+            let len: u32 = narrow(FORMAT, field(), data.len())?;
+            w.bytes(b"XXXX").u16(4).u32(len);
+            w.bytes(&signature.0).u16(short);
+        }
+        None => {
+            let len: u16 = narrow(FORMAT, field(), data.len())
+                .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
+            w.bytes(&signature.0).u16(len);
+        }
+    }
+    w.bytes(data);
+    Ok(())
+}
+
 /// The subrecords of a navmesh record, serialised (uncompressed).
 pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
     let mut w = ByteWriter::new();
     for (i, s) in body.subrecords.iter().enumerate() {
         let field = || format!("NAVM record {form_id:08X} subrecords[{i}] {}", s.signature);
-        if &s.signature.0 == b"XXXX" {
-            return Err(Error::unrepresentable(
-                FORMAT,
-                field(),
-                "XXXX is the large-subrecord marker, not a subrecord of its own (use `large`)",
-            ));
-        }
-        match s.large {
-            Some(short) => {
-                let len: u32 = narrow(FORMAT, field(), s.data.len())?;
-                w.bytes(b"XXXX").u16(4).u32(len);
-                w.bytes(&s.signature.0).u16(short);
-            }
-            None => {
-                let len: u16 = narrow(FORMAT, field(), s.data.len())
-                    .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
-                w.bytes(&s.signature.0).u16(len);
-            }
-        }
-        w.bytes(&s.data);
+        put_subrecord(&mut w, s.signature, s.large, &s.data, &field)?;
     }
     Ok(w.into_inner())
 }
 
-/// A navmesh record's stored data.
-fn navmesh_data(r: &Record, body: &NavmeshBody) -> Result<Vec<u8>> {
-    let plain = subrecord_bytes(body, r.form_id)?;
-    let field = || format!("NAVM record {:08X}", r.form_id);
+/// An opened record's stored data: `plain` (its subrecords) as `compression` says.
+fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<Vec<u8>> {
+    let field = || format!("{} record {:08X}", r.signature, r.form_id);
     let flagged = r.flags & COMPRESSED != 0;
-    let stream = match &body.compression {
+    let stream = match compression {
         Compression::None => {
             if flagged && !plain.is_empty() {
                 return Err(Error::unrepresentable(
@@ -151,26 +164,36 @@ fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
             "a record cannot be named GRUP (a read takes it for a group)",
         ));
     }
-    let navm = &r.signature.0 == b"NAVM" && !is_header;
+    let opened = (&r.signature.0 == b"NAVM" || &r.signature.0 == b"NAVI") && !is_header;
     let owned;
-    let data: &[u8] = match (&r.body, navm) {
+    let data: &[u8] = match (&r.body, opened) {
         (RecordBody::Raw(d), false) => d,
-        (RecordBody::Navmesh(body), true) => {
-            owned = navmesh_data(r, body)?;
+        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => {
+            owned = stored_data(r, subrecord_bytes(body, r.form_id)?, &body.compression)?;
+            &owned
+        }
+        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => {
+            owned = stored_data(
+                r,
+                navi::subrecord_bytes(body, r.form_id)?,
+                &body.compression,
+            )?;
             &owned
         }
         (RecordBody::Raw(_), true) => {
             return Err(Error::unrepresentable(
                 FORMAT,
                 field(),
-                "a NAVM record's body must be opened (Navmesh), as a read gives it",
+                "a NAVM or NAVI record's body must be opened (Navmesh or NavigationInfo), as a \
+                 read gives it",
             ));
         }
-        (RecordBody::Navmesh(_), false) => {
+        (_, _) => {
             return Err(Error::unrepresentable(
                 FORMAT,
                 field(),
-                "only NAVM records (after the header) hold an opened navmesh body",
+                "only NAVM records (after the header) hold an opened navmesh body, and only NAVI \
+                 records a navigation info body",
             ));
         }
     };
