@@ -850,13 +850,11 @@ impl Coverage {
             let clash = *word & mask;
             if clash != 0 {
                 let at = (i - bit).saturating_add(clash.trailing_zeros() as usize);
-                return Err(Error::new(
+                return Err(Error::invalid(
                     FORMAT,
                     field,
-                    ErrorKind::Invalid {
-                        offset: at,
-                        message: "record overlaps bytes another record already uses".into(),
-                    },
+                    at,
+                    "record overlaps bytes another record already uses",
                 ));
             }
             *word |= mask;
@@ -881,14 +879,12 @@ impl<'a> Reader<'a, '_> {
     fn cursor(&self, at: usize, field: impl fmt::Display) -> Result<Cursor<'a>> {
         let bounded = self.data.get(..self.end).unwrap_or(self.data);
         if at > bounded.len() {
-            return Err(Error::new(
+            return Err(Error::bad_offset(
                 FORMAT,
                 field,
-                ErrorKind::BadOffset {
-                    offset: at,
-                    target: at as u64,
-                    reason: format!("past the end of the {} at {:#x}", self.what, self.end),
-                },
+                at,
+                at as u64,
+                format!("past the end of the {} at {:#x}", self.what, self.end),
             ));
         }
         Cursor::at(FORMAT, bounded, at, field)
@@ -928,17 +924,7 @@ fn add(base: usize, off: impl Into<u64>, field: impl fmt::Display) -> Result<usi
     usize::try_from(off)
         .ok()
         .and_then(|o| base.checked_add(o))
-        .ok_or_else(|| {
-            Error::new(
-                FORMAT,
-                field,
-                ErrorKind::BadOffset {
-                    offset: base,
-                    target: off,
-                    reason: "too large".into(),
-                },
-            )
-        })
+        .ok_or_else(|| Error::bad_offset(FORMAT, field, base, off, "too large"))
 }
 
 /// Refuses a stored offset or size that the parser does not follow but that must still point
@@ -951,14 +937,12 @@ fn within(
     what: &str,
 ) -> Result<()> {
     if target > limit as u64 {
-        return Err(Error::new(
+        return Err(Error::bad_offset(
             FORMAT,
             field,
-            ErrorKind::BadOffset {
-                offset: stored_at,
-                target,
-                reason: format!("past the end of the {what} ({limit:#x})"),
-            },
+            stored_at,
+            target,
+            format_args!("past the end of the {what} ({limit:#x})"),
         ));
     }
     Ok(())
@@ -967,16 +951,14 @@ fn within(
 /// Parses a whole file.
 pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
     if data.len() > MAX_FILE_LEN {
-        return Err(Error::new(
+        return Err(Error::invalid(
             FORMAT,
             "file",
-            ErrorKind::Invalid {
-                offset: 0,
-                message: format!(
-                    "{} bytes is more than the {MAX_FILE_LEN} bytes this crate reads",
-                    data.len()
-                ),
-            },
+            0,
+            format!(
+                "{} bytes is more than the {MAX_FILE_LEN} bytes this crate reads",
+                data.len()
+            ),
         ));
     }
     let mut top = Cursor::new(FORMAT, data);
@@ -1046,30 +1028,19 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
     // Chunks, stored by type.
     let chunk_count = header.chunk_count.get();
     if chunk_count % 4 != 0 {
-        return Err(Error::new(
+        return Err(Error::invalid(
             FORMAT,
             "FileHeader ChunkCount",
-            ErrorKind::Invalid {
-                offset: 0x0c,
-                message: format!(
-                    "{chunk_count} is not a multiple of 4 (four chunks per DataChunkUid)"
-                ),
-            },
+            0x0c,
+            format!("{chunk_count} is not a multiple of 4 (four chunks per DataChunkUid)"),
         ));
     }
-    let groups = (chunk_count / 4) as usize;
-    if (chunk_count as usize).saturating_mul(16) > data.len() {
-        return Err(Error::new(
-            FORMAT,
-            "FileHeader ChunkCount",
-            ErrorKind::CountTooLarge {
-                count: u64::from(chunk_count),
-                record_size: 16,
-                offset: 0x0c,
-                left: data.len(),
-            },
-        ));
-    }
+    // Every chunk takes at least its 16-byte header.
+    let groups = Cursor::at(FORMAT, data, 0x0c, "FileHeader ChunkCount")?.count(
+        chunk_count,
+        16,
+        "FileHeader ChunkCount",
+    )? / 4;
     let mut at = header.chunks_offset.get() as usize;
     let mut ngs = Vec::with_capacity(groups);
     let mut nms = Vec::with_capacity(groups);
@@ -1089,31 +1060,27 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
         let ctx = ChunkCtx { index: i, ty_name };
         let head: &ChunkHeader = r.read(at, ctx)?;
         if head.chunk_type.get() != ty {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 ctx,
-                ErrorKind::Invalid {
-                    offset: at,
-                    message: format!(
-                        "type {} where the type-major order puts a {ty_name} (type {ty})",
-                        head.chunk_type.get()
-                    ),
-                },
+                at,
+                format!(
+                    "type {} where the type-major order puts a {ty_name} (type {ty})",
+                    head.chunk_type.get()
+                ),
             ));
         }
         if let Some(first) = heads.get(group).and_then(|h| h[0]) {
             if first.uid != head.uid {
-                return Err(Error::new(
+                return Err(Error::invalid(
                     FORMAT,
                     ctx,
-                    ErrorKind::Invalid {
-                        offset: at.saturating_add(12),
-                        message: format!(
-                            "DataChunkUid {:#x} differs from the {:#x} of the NavigationGraph in the same position",
-                            head.uid.get(),
-                            first.uid.get()
-                        ),
-                    },
+                    at.saturating_add(12),
+                    format!(
+                        "DataChunkUid {:#x} differs from the {:#x} of the NavigationGraph in the same position",
+                        head.uid.get(),
+                        first.uid.get()
+                    ),
                 ));
             }
         }
@@ -1123,28 +1090,24 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
         let size = head.next_chunk_offset.get() as usize;
         let data_offset = head.data_offset.get() as usize;
         if size < 16 || size > data.len().saturating_sub(at) {
-            return Err(Error::new(
+            return Err(Error::bad_offset(
                 FORMAT,
                 ctx,
-                ErrorKind::BadOffset {
-                    offset: at.saturating_add(4),
-                    target: size as u64,
-                    reason: format!(
-                        "not a chunk size: it must be at least 16 and stay inside the {}-byte file",
-                        data.len()
-                    ),
-                },
+                at.saturating_add(4),
+                size as u64,
+                format!(
+                    "not a chunk size: it must be at least 16 and stay inside the {}-byte file",
+                    data.len()
+                ),
             ));
         }
         if data_offset < 16 || data_offset > size {
-            return Err(Error::new(
+            return Err(Error::bad_offset(
                 FORMAT,
                 ctx,
-                ErrorKind::BadOffset {
-                    offset: at.saturating_add(8),
-                    target: data_offset as u64,
-                    reason: format!("not a payload start inside the {size}-byte chunk"),
-                },
+                at.saturating_add(8),
+                data_offset as u64,
+                format!("not a payload start inside the {size}-byte chunk"),
             ));
         }
         let end = at + size;
@@ -1182,14 +1145,12 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
     let mut island_graphs = Vec::with_capacity(graph_count);
     let mut at = header.island_graphs_offset.get() as usize;
     if graph_count > 0 && at == 0 {
-        return Err(Error::new(
+        return Err(Error::bad_offset(
             FORMAT,
             "FileHeader IslandGraphsOffset",
-            ErrorKind::BadOffset {
-                offset: 0x18,
-                target: 0,
-                reason: format!("0 while IslandGraphCount is {graph_count}"),
-            },
+            0x18,
+            0,
+            format!("0 while IslandGraphCount is {graph_count}"),
         ));
     }
     for g in 0..graph_count {
@@ -1197,15 +1158,12 @@ pub fn parse(data: &[u8]) -> Result<Nav2View<'_>> {
         let head: &IslandGraphHeader = r.read(at, ctx)?;
         let size = usize::from(head.next_graph_offset());
         if size < 16 || size > data.len().saturating_sub(at) {
-            return Err(Error::new(
+            return Err(Error::bad_offset(
                 FORMAT,
                 ctx,
-                ErrorKind::BadOffset {
-                    offset: at,
-                    target: size as u64,
-                    reason: "not a graph size: it must be at least 16 and stay inside the file"
-                        .into(),
-                },
+                at,
+                size as u64,
+                "not a graph size: it must be at least 16 and stay inside the file",
             ));
         }
         let mut gr = Reader {
@@ -1611,7 +1569,7 @@ fn parse_search_space<'a>(r: &mut Reader<'a, '_>, s: usize) -> Result<SearchSpac
         let count = usize::from(d.count.get());
         // Each entry takes at least 8 bytes; refuse a count the input cannot hold before
         // reserving room for it.
-        r.cursor(at, ctx)?.slice::<BucketEntryRecord>(count, ctx)?;
+        r.cursor(at, ctx)?.count(count, 8, ctx)?;
         entries.reserve(count);
         for _ in 0..count {
             let head: &BucketEntryRecord = r.read(at, ctx)?;
