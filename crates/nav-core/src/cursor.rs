@@ -184,26 +184,9 @@ impl<'a> Cursor<'a> {
         T: FromBytes + KnownLayout + Immutable + Unaligned,
     {
         let offset = self.pos;
-        let left = self.remaining();
         let size = core::mem::size_of::<T>();
-        let count64 = count.try_into().unwrap_or(u64::MAX);
-        let needed = usize::try_from(count64)
-            .ok()
-            .and_then(|c| c.checked_mul(size));
-        let needed = match needed {
-            Some(n) if n <= left => n,
-            _ => {
-                return Err(self.fail(
-                    field,
-                    ErrorKind::CountTooLarge {
-                        count: count64,
-                        record_size: size,
-                        offset,
-                        left,
-                    },
-                ));
-            }
-        };
+        // `count` checked `n · size <= left`, so the product cannot saturate.
+        let needed = self.count(count, size, &field)?.saturating_mul(size);
         let bytes = self.bytes(needed, &field)?;
         match <[T]>::ref_from_bytes(bytes) {
             Ok(r) => Ok(r),
