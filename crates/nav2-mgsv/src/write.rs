@@ -1,7 +1,7 @@
 //! The writer.
 //!
 //! Two phases: first the layout (the stored one of a parsed file, or the game's layout that
-//! [`crate::layout::compute`] derives from the model), then every record is placed at the
+//! [`crate::model::layout::compute`] derives from the model), then every record is placed at the
 //! offset that layout gives it, in a buffer of the file's length. Bit fields and counts are
 //! narrowed with an error naming the field, never wrapped.
 //!
@@ -14,12 +14,35 @@ use core::fmt;
 use nav_core::{Error, Result};
 
 use crate::FORMAT;
-use crate::layout;
+use crate::model::layout;
 use crate::model::*;
-use crate::view::MAX_FILE_LEN;
+use crate::records::MAX_FILE_LEN;
+use crate::view::Nav2View;
 
-/// Serialises a model.
+/// Serialises a model: [`Nav2File::write`].
+#[deprecated(note = "use Nav2File::write")]
 pub fn write(model: &Nav2File) -> Result<Vec<u8>> {
+    model.write()
+}
+
+impl Nav2File {
+    /// The file's bytes: laid out with the stored layout of a file read as it was, or the way
+    /// the game lays files out. Refuses, naming the field, what the format cannot hold.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        to_bytes(self)
+    }
+
+    /// Writes the file's bytes to `out` in one `write_all`. A model the format cannot hold fails
+    /// with [`std::io::ErrorKind::InvalidData`] and the [`nav_core::Error`] inside.
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let bytes = self
+            .write()
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        out.write_all(&bytes)
+    }
+}
+
+fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
     if model.version != VERSION && model.version != VERSION_OLD {
         return Err(shape(
             "version",
@@ -42,8 +65,8 @@ pub fn write(model: &Nav2File) -> Result<Vec<u8>> {
                     format!("the stored layout no longer fits the model ({e}); call relayout()"),
                 )
             })?;
-            match crate::view::parse(&out) {
-                Ok(view) if view.to_model() == *model => Ok(out),
+            match Nav2View::parse(&out) {
+                Ok(view) if Nav2File::from_view(&view) == *model => Ok(out),
                 Ok(_) => Err(Error::unrepresentable(
                     FORMAT,
                     "stored",
