@@ -5,9 +5,13 @@
 //! offset that layout gives it, in a buffer of the file's length. Bit fields and counts are
 //! narrowed with an error naming the field, never wrapped.
 //!
-//! A stored layout is taken at its word, so the writer checks its own output: it parses what it
-//! wrote and refuses the model when that does not read back as the same model (an edited model
-//! whose stored offsets no longer fit; call [`Nav2File::relayout`]).
+//! A stored layout (a file not laid out the way the game does, such as Obj2Nav2 output) is taken
+//! at its word only while it describes the model: the writer parses what it placed and keeps it
+//! when it reads back as the same model, so an unedited file, or one whose edits keep every
+//! offset (a moved position), is written byte for byte. An edit the stored offsets cannot hold (a
+//! node or a mesh more) makes the writer lay the model out the game's way instead, recomputing
+//! every offset, size, count and prefix sum; reading that back gives the model with
+//! `stored: None`, as [`Nav2File::relayout`] would.
 
 use core::fmt;
 
@@ -26,8 +30,9 @@ pub fn write(model: &Nav2File) -> Result<Vec<u8>> {
 }
 
 impl Nav2File {
-    /// The file's bytes: laid out with the stored layout of a file read as it was, or the way
-    /// the game lays files out. Refuses, naming the field, what the format cannot hold.
+    /// The file's bytes: laid out with the stored layout while it still describes the model
+    /// (a file read and left as it was gives its bytes back), else the way the game lays files
+    /// out. Refuses, naming the field, what the format cannot hold.
     pub fn write(&self) -> Result<Vec<u8>> {
         to_bytes(self)
     }
@@ -52,37 +57,20 @@ fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
             ),
         ));
     }
-    match &model.stored {
-        None => {
-            let l = layout::compute(model)?;
-            place(model, &l)
-        }
-        Some(stored) => {
-            let out = place(model, stored).map_err(|e| {
-                Error::unrepresentable(
-                    FORMAT,
-                    "stored",
-                    format!("the stored layout no longer fits the model ({e}); call relayout()"),
-                )
-            })?;
-            match Nav2View::parse(&out) {
-                Ok(view) if Nav2File::from_view(&view) == *model => Ok(out),
-                Ok(_) => Err(Error::unrepresentable(
-                    FORMAT,
-                    "stored",
-                    "the stored layout does not describe this model (it was edited, or the layout \
-                     is the one the writer computes anyway); call relayout() to lay the file out anew",
-                )),
-                Err(e) => Err(Error::unrepresentable(
-                    FORMAT,
-                    "stored",
-                    format!(
-                        "the stored layout gives a file that does not parse ({e}); call relayout()"
-                    ),
-                )),
-            }
-        }
+    if let Some(out) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
+        return Ok(out);
     }
+    place(model, &layout::compute(model)?)
+}
+
+/// The bytes of `model` laid out with `stored`, when that layout still describes the model:
+/// every record finds its place and the output reads back as this very model. `None` when the
+/// model was edited past what the stored offsets can hold (or the layout is the game's own, which
+/// a file does not keep), so that the writer lays the model out the game's way instead.
+pub(crate) fn stored_bytes(model: &Nav2File, stored: &StoredLayout) -> Option<Vec<u8>> {
+    let out = place(model, stored).ok()?;
+    let view = Nav2View::parse(&out).ok()?;
+    (Nav2File::from_view(&view) == *model).then_some(out)
 }
 
 /// A value that must fit `width` bits.

@@ -9,7 +9,9 @@
 //! Offsets, sizes and prefix sums are not part of the records: the writer computes them the way
 //! the game lays a file out. A file whose stored layout differs from that (files written by
 //! Obj2Nav2 do) keeps its stored values in [`Nav2File::stored`], and the writer then reproduces
-//! them exactly. Setting `stored` to `None` ([`Nav2File::relayout`]) asks for the game's layout.
+//! them exactly, as long as they still describe the model; after an edit they cannot hold, the
+//! writer lays the model out the game's way. Setting `stored` to `None` ([`Nav2File::relayout`])
+//! asks for the game's layout in any case.
 
 use nav_core::RawF32;
 
@@ -627,7 +629,9 @@ impl Nav2File {
     }
 
     /// Drops the stored layout, so that the next write lays the file out the way the game does
-    /// and recomputes every offset, size, count and prefix sum. Call it after an edit.
+    /// and recomputes every offset, size, count and prefix sum. The writer does so by itself
+    /// after an edit the stored layout cannot hold; call this to drop one that still fits (an
+    /// Obj2Nav2 header, non-zero padding).
     pub fn relayout(&mut self) {
         self.stored = None;
     }
