@@ -20,7 +20,10 @@ use nav_core::{Error, Result};
 use crate::FORMAT;
 use crate::model::layout;
 use crate::model::*;
-use crate::records::MAX_FILE_LEN;
+use nav_core::scalar::{U16, U32};
+use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+
+use crate::records::*;
 use crate::view::Nav2View;
 
 /// Serialises a model: [`Nav2File::write`].
@@ -97,34 +100,85 @@ fn shape(field: impl fmt::Display, message: impl fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
 }
 
-/// The output buffer: records are put at absolute offsets.
+/// The output buffer: records are put at absolute offsets, whole, as their zerocopy bytes. A
+/// scratch buffer, reused, assembles the variable-length blocks.
 struct Out {
     buf: Vec<u8>,
+    scratch: Vec<u8>,
 }
 
 impl Out {
-    fn put(&mut self, at: u64, bytes: &[u8], field: impl fmt::Display) -> Result<()> {
-        let start = usize::try_from(at).ok();
-        let slot = start
-            .and_then(|s| s.checked_add(bytes.len()).map(|e| (s, e)))
-            .and_then(|(s, e)| self.buf.get_mut(s..e));
-        match slot {
-            Some(slot) => {
-                slot.copy_from_slice(bytes);
-                Ok(())
-            }
-            None => Err(shape(
-                field,
-                format!(
-                    "{} bytes at offset {at:#x} do not fit the {}-byte file the layout describes",
-                    bytes.len(),
-                    self.buf.len()
-                ),
-            )),
+    /// The `len` bytes at `at`, or an error naming `field` when they are past the file.
+    #[inline]
+    fn slot(&mut self, at: u64, len: usize, field: impl fmt::Display) -> Result<&mut [u8]> {
+        let total = self.buf.len();
+        let range = usize::try_from(at)
+            .ok()
+            .and_then(|s| s.checked_add(len).map(|e| s..e));
+        match range.and_then(|r| self.buf.get_mut(r)) {
+            Some(slot) => Ok(slot),
+            None => Err(past_the_file(field, len, at, total)),
         }
     }
-    fn u32(&mut self, at: u64, v: u32, field: impl fmt::Display) -> Result<()> {
-        self.put(at, &v.to_le_bytes(), field)
+
+    #[inline]
+    fn put_bytes(&mut self, at: u64, bytes: &[u8], field: impl fmt::Display) -> Result<()> {
+        self.slot(at, bytes.len(), field)?.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// One record (or a slice of records), as its bytes.
+    #[inline]
+    fn put<T: IntoBytes + Immutable + ?Sized>(
+        &mut self,
+        at: u64,
+        value: &T,
+        field: impl fmt::Display,
+    ) -> Result<()> {
+        self.put_bytes(at, value.as_bytes(), field)
+    }
+
+    /// `n` records at `at`, to be filled in place.
+    #[inline]
+    fn records<T: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned>(
+        &mut self,
+        at: u64,
+        n: usize,
+        field: impl fmt::Display,
+    ) -> Result<&mut [T]> {
+        let len = n.saturating_mul(core::mem::size_of::<T>());
+        let slot = self.slot(at, len, &field)?;
+        <[T]>::mut_from_bytes(slot).map_err(|_| shape(field, "records do not fit their type"))
+    }
+
+    /// The scratch buffer, emptied; give it back with [`Out::put_scratch`].
+    fn take_scratch(&mut self) -> Vec<u8> {
+        let mut b = core::mem::take(&mut self.scratch);
+        b.clear();
+        b
+    }
+
+    /// Puts the scratch buffer's bytes at `at` and keeps the buffer for the next block.
+    fn put_scratch(&mut self, at: u64, b: Vec<u8>, field: impl fmt::Display) -> Result<()> {
+        let r = self.put_bytes(at, &b, field);
+        self.scratch = b;
+        r
+    }
+}
+
+#[cold]
+fn past_the_file(field: impl fmt::Display, len: usize, at: u64, total: usize) -> Error {
+    shape(
+        field,
+        format!(
+            "{len} bytes at offset {at:#x} do not fit the {total}-byte file the layout describes"
+        ),
+    )
+}
+
+fn position(p: &Position) -> PositionRecord {
+    PositionRecord {
+        xyz: p.map(U16::new),
     }
 }
 
@@ -167,6 +221,7 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
     }
     let mut o = Out {
         buf: vec![0u8; length],
+        scratch: Vec::with_capacity(64),
     };
 
     // FileHeader.
@@ -195,16 +250,23 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
     h.extend(m.weight_denominator.to_le_bytes());
     h.extend([m.feature_flags, graph_count, m.pre2014_unknown_index, 0]);
     h.extend(m.header_tail);
-    o.put(0, &h, "FileHeader")?;
+    o.put_bytes(0, &h, "FileHeader")?;
 
     // ChunkDescs.
     let descs_at = u64::from(l.chunk_descs_offset);
-    o.u32(descs_at, l.chunk_desc_entry_count, "ChunkDescs EntryCount")?;
-    let mut d = Vec::with_capacity(l.chunk_descs.len() * 12);
-    for c in &l.chunk_descs {
-        d.extend(words(&[c.uid.0, c.data_offset, c.type_and_size]));
+    o.put(
+        descs_at,
+        &U32::new(l.chunk_desc_entry_count),
+        "ChunkDescs EntryCount",
+    )?;
+    let descs = o.records::<ChunkDescRecord>(descs_at + 4, l.chunk_descs.len(), "ChunkDescs")?;
+    for (r, c) in descs.iter_mut().zip(&l.chunk_descs) {
+        *r = ChunkDescRecord {
+            uid: U32::new(c.uid.0),
+            data_offset: U32::new(c.data_offset),
+            type_and_size: U32::new(c.type_and_size),
+        };
     }
-    o.put(descs_at + 4, &d, "ChunkDescs")?;
 
     // Chunks, by type.
     let mut at = u64::from(l.chunks_offset);
@@ -212,11 +274,13 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
         for (i, (dc, dl)) in m.data_chunks.iter().zip(&l.data_chunks).enumerate() {
             let c = dl.chunks.get(kind).copied().unwrap_or_default();
             let ctx = format_args!("data_chunks[{i}] chunk type {ty}");
-            o.put(
-                at,
-                &words(&[ty, c.next_chunk_offset, c.data_offset, dc.uid.0]),
-                ctx,
-            )?;
+            let head = ChunkHeader {
+                chunk_type: U32::new(ty),
+                next_chunk_offset: U32::new(c.next_chunk_offset),
+                data_offset: U32::new(c.data_offset),
+                uid: U32::new(dc.uid.0),
+            };
+            o.put(at, &head, ctx)?;
             let p = at + u64::from(c.data_offset);
             let r = match kind {
                 0 => navigation_graph(&mut o, p, &dc.navigation_graph, dl),
@@ -245,7 +309,7 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
             .map_err(|e| e.within("ConnectTileInfo"))?;
     }
     for (i, r) in l.residue.iter().enumerate() {
-        o.put(
+        o.put_bytes(
             u64::from(r.offset),
             &r.bytes,
             format_args!("stored residue[{i}]"),
@@ -262,24 +326,43 @@ fn navigation_graph(o: &mut Out, p: u64, g: &NavigationGraph, l: &DataChunkLayou
             "stored link offsets do not match the nodes",
         ));
     }
-    let node_count = len_u16(g.nodes.len(), "NodeCount")?;
-    let mut h = words(&[pos, nodes, edges, link, 0, 0, attr, 0, nmi]);
-    h.extend(node_count.to_le_bytes());
-    h.extend(len_u16(g.edges.len(), "EdgeCount")?.to_le_bytes());
-    h.extend([0u8; 6]);
-    h.extend(len_u16(g.attributes.len(), "AttributesCount")?.to_le_bytes());
-    o.put(p, &h, "header")?;
-    let mut positions = Vec::with_capacity(g.nodes.len() * 6);
-    let mut recs = Vec::with_capacity(g.nodes.len() * 6);
-    let mut indices = Vec::with_capacity(g.nodes.len());
+    let header = NavigationGraphHeader {
+        positions_offset: U32::new(pos),
+        nodes_offset: U32::new(nodes),
+        edges_offset: U32::new(edges),
+        link_data_offset: U32::new(link),
+        zero0: [U32::ZERO; 2],
+        attributes_offset: U32::new(attr),
+        zero1: U32::ZERO,
+        navmesh_indices_offset: U32::new(nmi),
+        node_count: U16::new(len_u16(g.nodes.len(), "NodeCount")?),
+        edge_count: U16::new(len_u16(g.edges.len(), "EdgeCount")?),
+        zero2: [0; 6],
+        attributes_count: U16::new(len_u16(g.attributes.len(), "AttributesCount")?),
+    };
+    o.put(p, &header, "header")?;
+    let n = g.nodes.len();
+    for (r, node) in o
+        .records::<PositionRecord>(p + u64::from(pos), n, "Positions")?
+        .iter_mut()
+        .zip(&g.nodes)
+    {
+        *r = position(&node.position);
+    }
+    for (r, node) in o
+        .records::<U16>(p + u64::from(nmi), n, "NavmeshIndices")?
+        .iter_mut()
+        .zip(&g.nodes)
+    {
+        *r = U16::new(node.navmesh_index);
+    }
+    let nodes_at = p + u64::from(nodes);
     for (i, (n, &lo)) in g
         .nodes
         .iter()
         .zip(&l.navigation_graph_link_offsets)
         .enumerate()
     {
-        positions.extend(pos_bytes(&n.position));
-        indices.push(n.navmesh_index);
         let seg = bits(
             u64::from(n.segment_index),
             12,
@@ -301,33 +384,48 @@ fn navigation_graph(o: &mut Out, p: u64, g: &NavigationGraph, l: &DataChunkLayou
             | u32::from(n.crossing_tile_link.is_some()) << 2
             | kind << 3
             | reserved << 5;
-        recs.extend(((lo & 0xffff) as u16).to_le_bytes());
-        recs.extend(((seg | upper << 12) as u16).to_le_bytes());
-        recs.push(len_u8(
-            n.inside_links.len(),
-            format_args!("Nodes[{i}] InsideLinkCount"),
-        )?);
-        recs.push(flags as u8);
-        let mut b = Vec::new();
+        let record = NavigationGraphNodeRecord {
+            link_data_offset: U16::new((lo & 0xffff) as u16),
+            segment_and_upper: U16::new((seg | upper << 12) as u16),
+            inside_link_count: len_u8(
+                n.inside_links.len(),
+                format_args!("Nodes[{i}] InsideLinkCount"),
+            )?,
+            flags: flags as u8,
+        };
+        o.put(nodes_at + 6 * i as u64, &record, format_args!("Nodes[{i}]"))?;
+        let mut b = o.take_scratch();
         for li in &n.inside_links {
-            b.extend(u16s(&[li.node_index, li.edge_index]));
+            let r = NavigationGraphInsideLinkRecord {
+                node_index: U16::new(li.node_index),
+                edge_index: U16::new(li.edge_index),
+            };
+            b.extend_from_slice(r.as_bytes());
         }
         if let Some(v) = n.crossing_segment_link {
-            b.extend(v.to_le_bytes());
+            b.extend_from_slice(&v.to_le_bytes());
         }
         if let Some(c) = n.crossing_data_chunk_link {
-            b.extend(u16s(&[c.data_chunk_id, c.node_index]));
+            let r = NavigationGraphCrossingDataChunkLinkRecord {
+                data_chunk_id: U16::new(c.data_chunk_id),
+                node_index: U16::new(c.node_index),
+            };
+            b.extend_from_slice(r.as_bytes());
         }
         if let Some(c) = n.crossing_tile_link {
-            b.extend(u16s(&[c.tile_id, c.data_chunk_id, c.node_index]));
+            let r = NavigationGraphCrossingTileLinkRecord {
+                tile_id: U16::new(c.tile_id),
+                data_chunk_id: U16::new(c.data_chunk_id),
+                node_index: U16::new(c.node_index),
+            };
+            b.extend_from_slice(r.as_bytes());
         }
         let at = p + u64::from(link) + u64::from(upper) * 16 + u64::from(lo & 0xffff) * 2;
-        o.put(at, &b, format_args!("Nodes[{i}] link block"))?;
+        o.put_scratch(at, b, format_args!("Nodes[{i}] link block"))?;
     }
-    o.put(p + u64::from(pos), &positions, "Positions")?;
-    o.put(p + u64::from(nodes), &recs, "Nodes")?;
-    let mut e = Vec::with_capacity(g.edges.len() * 6);
-    for (i, ed) in g.edges.iter().enumerate() {
+    let out =
+        o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
+    for (i, (r, ed)) in out.iter_mut().zip(&g.edges).enumerate() {
         let seg = bits(
             u64::from(ed.segment_index),
             12,
@@ -339,13 +437,16 @@ fn navigation_graph(o: &mut Out, p: u64, g: &NavigationGraph, l: &DataChunkLayou
             2,
             format_args!("Edges[{i}] reserved"),
         )?;
-        e.extend(ed.weight.to_le_bytes());
-        e.extend(((seg | kind << 12 | res << 14) as u16).to_le_bytes());
-        e.extend(ed.node_indices);
+        *r = NavigationGraphEdgeRecord {
+            weight: U16::new(ed.weight),
+            segment_and_kind: U16::new((seg | kind << 12 | res << 14) as u16),
+            node_indices: ed.node_indices,
+        };
     }
-    o.put(p + u64::from(edges), &e, "Edges")?;
-    o.put(p + u64::from(attr), &u16s(&g.attributes), "Attributes")?;
-    o.put(p + u64::from(nmi), &u16s(&indices), "NavmeshIndices")?;
+    let out = o.records::<U16>(p + u64::from(attr), g.attributes.len(), "Attributes")?;
+    for (r, a) in out.iter_mut().zip(&g.attributes) {
+        *r = U16::new(*a);
+    }
     Ok(())
 }
 
@@ -357,15 +458,21 @@ fn navmesh_chunk(o: &mut Out, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) -> 
             "stored mesh offsets do not match the meshes",
         ));
     }
-    let mut h = words(&[pos, meshes, data]);
-    h.extend([0u8; 12]);
-    h.extend(len_u16(c.meshes.len(), "MeshCount")?.to_le_bytes());
-    h.extend(len_u16(c.positions.len(), "PositionCount")?.to_le_bytes());
-    h.extend([0u8; 4]);
-    o.put(p, &h, "header")?;
-    let positions: Vec<u8> = c.positions.iter().flat_map(pos_bytes).collect();
-    o.put(p + u64::from(pos), &positions, "Positions")?;
-    let mut descs = Vec::with_capacity(c.meshes.len() * 4);
+    let header = NavmeshChunkHeader {
+        positions_offset: U32::new(pos),
+        meshes_offset: U32::new(meshes),
+        mesh_data_offset: U32::new(data),
+        zero0: [0; 12],
+        mesh_count: U16::new(len_u16(c.meshes.len(), "MeshCount")?),
+        position_count: U16::new(len_u16(c.positions.len(), "PositionCount")?),
+        zero1: U32::ZERO,
+    };
+    o.put(p, &header, "header")?;
+    let out = o.records::<PositionRecord>(p + u64::from(pos), c.positions.len(), "Positions")?;
+    for (r, q) in out.iter_mut().zip(&c.positions) {
+        *r = position(q);
+    }
+    let meshes_at = p + u64::from(meshes);
     for (i, (m, &off)) in c.meshes.iter().zip(&l.mesh_data_offsets).enumerate() {
         let k = m.neighbors.len();
         let nn = m.navigation_graph_nodes.len();
@@ -397,27 +504,35 @@ fn navmesh_chunk(o: &mut Out, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) -> 
             format_args!("Meshes[{i}] SegmentIndex"),
         )?;
         let packed = off | u32::from(k == 4) << 18 | u32::from(nn == 4) << 19 | seg << 20;
-        descs.extend(packed.to_le_bytes());
-        let mut b: Vec<u8> = m.neighbors.iter().flat_map(|n| n.0.to_le_bytes()).collect();
-        b.extend(&m.positions);
-        b.extend(&m.navigation_graph_nodes);
+        o.put(
+            meshes_at + 4 * i as u64,
+            &U32::new(packed),
+            format_args!("Meshes[{i}]"),
+        )?;
+        let mut b = o.take_scratch();
+        for n in &m.neighbors {
+            b.extend_from_slice(&n.0.to_le_bytes());
+        }
+        b.extend_from_slice(&m.positions);
+        b.extend_from_slice(&m.navigation_graph_nodes);
         if let Some(x) = &m.crossing {
             if x.data_chunk_ids.len() != k || x.tile_ids.len() != k {
+                o.scratch = b;
                 return Err(shape(
                     format_args!("Meshes[{i}] crossing"),
                     "NeighborDataChunkIds and NeighborTileIds need one entry per side",
                 ));
             }
-            b.extend(u16s(&x.data_chunk_ids));
-            b.extend(u16s(&x.tile_ids));
+            for v in x.data_chunk_ids.iter().chain(&x.tile_ids) {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
         }
-        o.put(
+        o.put_scratch(
             p + u64::from(data) + 2 * u64::from(off),
-            &b,
+            b,
             format_args!("Meshes[{i}] record"),
         )?;
     }
-    o.put(p + u64::from(meshes), &descs, "Meshes")?;
     Ok(())
 }
 
@@ -429,26 +544,33 @@ fn segment_chunk(o: &mut Out, p: u64, c: &SegmentChunk, l: &DataChunkLayout) -> 
             "stored bases do not match the segments",
         ));
     }
-    o.put(
-        p,
-        &words(&[bounds, segments, self_size, c.segments.len() as u32]),
-        "header",
-    )?;
-    let mut b = Vec::with_capacity(c.segments.len() * 12);
-    let mut s = Vec::with_capacity(c.segments.len() * 12);
-    for (seg, bases) in c.segments.iter().zip(&l.segment_bases) {
-        b.extend(pos_bytes(&seg.min));
-        b.extend(pos_bytes(&seg.max));
-        s.extend(u16s(bases));
-        s.extend([
-            seg.navmesh_position_count,
-            seg.navmesh_count,
-            seg.navigation_graph_edge_count,
-            seg.navigation_graph_node_count,
-        ]);
+    let header = SegmentChunkHeader {
+        bounds_offset: U32::new(bounds),
+        segments_offset: U32::new(segments),
+        self_size: U32::new(self_size),
+        segment_count: U32::new(c.segments.len() as u32),
+    };
+    o.put(p, &header, "header")?;
+    let n = c.segments.len();
+    let out = o.records::<BoundsRecord>(p + u64::from(bounds), n, "Bounds")?;
+    for (r, seg) in out.iter_mut().zip(&c.segments) {
+        *r = BoundsRecord {
+            min: position(&seg.min),
+            max: position(&seg.max),
+        };
     }
-    o.put(p + u64::from(bounds), &b, "Bounds")?;
-    o.put(p + u64::from(segments), &s, "Segments")?;
+    let out = o.records::<SegmentRecord>(p + u64::from(segments), n, "Segments")?;
+    for ((r, seg), bases) in out.iter_mut().zip(&c.segments).zip(&l.segment_bases) {
+        *r = SegmentRecord {
+            bases: bases.map(U16::new),
+            counts: [
+                seg.navmesh_position_count,
+                seg.navmesh_count,
+                seg.navigation_graph_edge_count,
+                seg.navigation_graph_node_count,
+            ],
+        };
+    }
     Ok(())
 }
 
@@ -460,19 +582,23 @@ fn segment_graph(o: &mut Out, p: u64, g: &SegmentGraph, l: &DataChunkLayout) -> 
             "stored link offsets do not match the nodes",
         ));
     }
-    let mut h = words(&[pos, nodes, link, 0, self_size]);
-    h.extend(len_u16(g.nodes.len(), "NodeCount")?.to_le_bytes());
-    h.extend([0u8; 4]);
-    h.extend(l.segment_graph_total_node_index_count.to_le_bytes());
-    h.extend([0u8; 4]);
-    o.put(p, &h, "header")?;
-    let positions: Vec<u8> = g
-        .nodes
-        .iter()
-        .flat_map(|n| pos_bytes(&n.position))
-        .collect();
-    o.put(p + u64::from(pos), &positions, "Positions")?;
-    let mut recs = Vec::with_capacity(g.nodes.len() * 12);
+    let header = SegmentGraphHeader {
+        positions_offset: U32::new(pos),
+        nodes_offset: U32::new(nodes),
+        link_data_offset: U32::new(link),
+        zero0: U32::ZERO,
+        self_size: U32::new(self_size),
+        node_count: U16::new(len_u16(g.nodes.len(), "NodeCount")?),
+        zero1: [0; 4],
+        total_navigation_graph_node_index_count: U16::new(l.segment_graph_total_node_index_count),
+        zero2: [0; 4],
+    };
+    o.put(p, &header, "header")?;
+    let out = o.records::<PositionRecord>(p + u64::from(pos), g.nodes.len(), "Positions")?;
+    for (r, n) in out.iter_mut().zip(&g.nodes) {
+        *r = position(&n.position);
+    }
+    let nodes_at = p + u64::from(nodes);
     for (i, (n, &off)) in g
         .nodes
         .iter()
@@ -489,58 +615,98 @@ fn segment_graph(o: &mut Out, p: u64, g: &SegmentGraph, l: &DataChunkLayout) -> 
             n.inside_links.len(),
             format_args!("Nodes[{i}] InsideLinkCount"),
         )?;
-        recs.extend((off | unknown << 20 | u32::from(inside) << 24).to_le_bytes());
-        recs.extend(u16s(&n.island_graph_node_indices));
-        recs.push(len_u8(
-            n.crossing_data_chunk_links.len(),
-            format_args!("Nodes[{i}] CrossingDataChunkLinkCount"),
-        )?);
-        recs.push(len_u8(
-            n.crossing_tile_links.len(),
-            format_args!("Nodes[{i}] CrossingTileLinkCount"),
-        )?);
-        let mut b = Vec::new();
-        let mut lists: Vec<u8> = Vec::new();
-        for (k, li) in n.inside_links.iter().enumerate() {
-            b.extend(u16s(&[li.weight, li.node_index]));
-            b.push(len_u8(
-                li.navigation_graph_nodes.len(),
-                format_args!("Nodes[{i}] inside_links[{k}] NavGraphNodeIndexCount"),
-            )?);
-            b.push(li.link_index);
-            lists.extend(&li.navigation_graph_nodes);
-        }
-        for (k, li) in n.crossing_data_chunk_links.iter().enumerate() {
-            b.extend(u16s(&[li.data_chunk_id, li.weight, li.node_index]));
-            b.push(len_u8(
-                li.navigation_graph_nodes.len(),
-                format_args!("Nodes[{i}] crossing_data_chunk_links[{k}] NavGraphNodeIndexCount"),
-            )?);
-            b.push(li.link_index);
-            lists.extend(&li.navigation_graph_nodes);
-        }
-        for (k, li) in n.crossing_tile_links.iter().enumerate() {
-            b.extend(u16s(&[
-                li.tile_id,
-                li.data_chunk_id,
-                li.weight,
-                li.node_index,
-            ]));
-            b.push(len_u8(
-                li.navigation_graph_nodes.len(),
-                format_args!("Nodes[{i}] crossing_tile_links[{k}] NavGraphNodeIndexCount"),
-            )?);
-            b.push(li.link_index);
-            lists.extend(&li.navigation_graph_nodes);
-        }
-        b.extend(lists);
+        let record = SegmentGraphNodeRecord {
+            packed: U32::new(off | unknown << 20 | u32::from(inside) << 24),
+            island_graph_node_indices: n.island_graph_node_indices.map(U16::new),
+            crossing_data_chunk_link_count: len_u8(
+                n.crossing_data_chunk_links.len(),
+                format_args!("Nodes[{i}] CrossingDataChunkLinkCount"),
+            )?,
+            crossing_tile_link_count: len_u8(
+                n.crossing_tile_links.len(),
+                format_args!("Nodes[{i}] CrossingTileLinkCount"),
+            )?,
+        };
         o.put(
+            nodes_at + 12 * i as u64,
+            &record,
+            format_args!("Nodes[{i}]"),
+        )?;
+        let mut b = o.take_scratch();
+        let r = segment_graph_link_block(&mut b, n, i);
+        if let Err(e) = r {
+            o.scratch = b;
+            return Err(e);
+        }
+        o.put_scratch(
             p + u64::from(link) + 2 * u64::from(off),
-            &b,
+            b,
             format_args!("Nodes[{i}] link block"),
         )?;
     }
-    o.put(p + u64::from(nodes), &recs, "Nodes")?;
+    Ok(())
+}
+
+/// The link block of SegmentGraph node `i`: its links, then the NavigationGraph node indices of
+/// every link in the same order.
+fn segment_graph_link_block(b: &mut Vec<u8>, n: &SegmentGraphNode, i: usize) -> Result<()> {
+    let count = |nodes: &[u8], list: &str, k: usize| {
+        len_u8(
+            nodes.len(),
+            format_args!("Nodes[{i}] {list}[{k}] NavGraphNodeIndexCount"),
+        )
+    };
+    for (k, li) in n.inside_links.iter().enumerate() {
+        let r = SegmentGraphInsideLinkRecord {
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(
+                &li.navigation_graph_nodes,
+                "inside_links",
+                k,
+            )?,
+            link_index: li.link_index,
+        };
+        b.extend_from_slice(r.as_bytes());
+    }
+    for (k, li) in n.crossing_data_chunk_links.iter().enumerate() {
+        let r = SegmentGraphCrossingDataChunkLinkRecord {
+            data_chunk_id: U16::new(li.data_chunk_id),
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(
+                &li.navigation_graph_nodes,
+                "crossing_data_chunk_links",
+                k,
+            )?,
+            link_index: li.link_index,
+        };
+        b.extend_from_slice(r.as_bytes());
+    }
+    for (k, li) in n.crossing_tile_links.iter().enumerate() {
+        let r = SegmentGraphCrossingTileLinkRecord {
+            tile_id: U16::new(li.tile_id),
+            data_chunk_id: U16::new(li.data_chunk_id),
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(
+                &li.navigation_graph_nodes,
+                "crossing_tile_links",
+                k,
+            )?,
+            link_index: li.link_index,
+        };
+        b.extend_from_slice(r.as_bytes());
+    }
+    for li in &n.inside_links {
+        b.extend_from_slice(&li.navigation_graph_nodes);
+    }
+    for li in &n.crossing_data_chunk_links {
+        b.extend_from_slice(&li.navigation_graph_nodes);
+    }
+    for li in &n.crossing_tile_links {
+        b.extend_from_slice(&li.navigation_graph_nodes);
+    }
     Ok(())
 }
 
@@ -553,7 +719,7 @@ fn island_graph(o: &mut Out, g: u64, ig: &IslandGraph, l: &IslandGraphLayout) ->
         ));
     }
     let count = len_u16(ig.nodes.len(), "NodeCount")?;
-    o.put(
+    o.put_bytes(
         g,
         &u16s(&[size, nodes, count, link, low, seg, groups, infos]),
         "header",
@@ -590,7 +756,7 @@ fn island_graph(o: &mut Out, g: u64, ig: &IslandGraph, l: &IslandGraphLayout) ->
         for c in &n.crossing_tile_links {
             b.extend(c.0.to_le_bytes());
         }
-        o.put(
+        o.put_bytes(
             g + u64::from(link) + u64::from(off),
             &b,
             format_args!("Nodes[{i}] link block"),
@@ -603,9 +769,9 @@ fn island_graph(o: &mut Out, g: u64, ig: &IslandGraph, l: &IslandGraphLayout) ->
         ]));
         counts.push(n.segment_count);
     }
-    o.put(g + u64::from(nodes), &recs, "Nodes")?;
-    o.put(g + u64::from(low), &lows, "LowGraphNodeLinks")?;
-    o.put(g + u64::from(seg), &u16s(&counts), "SegmentCounts")?;
+    o.put_bytes(g + u64::from(nodes), &recs, "Nodes")?;
+    o.put_bytes(g + u64::from(low), &lows, "LowGraphNodeLinks")?;
+    o.put_bytes(g + u64::from(seg), &u16s(&counts), "SegmentCounts")?;
     let mut grp = Vec::with_capacity(24);
     let mut sum = 0usize;
     for (c, start) in ig
@@ -625,12 +791,12 @@ fn island_graph(o: &mut Out, g: u64, ig: &IslandGraph, l: &IslandGraphLayout) ->
             ),
         ));
     }
-    o.put(g + u64::from(groups), &grp, "ConnectSideInfoGroups")?;
+    o.put_bytes(g + u64::from(groups), &grp, "ConnectSideInfoGroups")?;
     let mut inf = Vec::with_capacity(sum * 4);
     for c in &ig.connect_side_infos {
         inf.extend(u16s(&[c.weight, c.node_index]));
     }
-    o.put(g + u64::from(infos), &inf, "ConnectSideInfos")?;
+    o.put_bytes(g + u64::from(infos), &inf, "ConnectSideInfos")?;
     Ok(())
 }
 
@@ -663,7 +829,7 @@ fn search_space(o: &mut Out, s: u64, ss: &SearchSpace, l: &SearchSpaceLayout) ->
         entries,
         self_size,
     ]));
-    o.put(s, &h, "header")?;
+    o.put_bytes(s, &h, "header")?;
     let mut d = Vec::with_capacity(ss.buckets.len() * 8);
     for (i, (b, &start)) in ss.buckets.iter().zip(&l.start_offsets).enumerate() {
         d.extend(start.to_le_bytes());
@@ -681,9 +847,9 @@ fn search_space(o: &mut Out, s: u64, ss: &SearchSpace, l: &SearchSpaceLayout) ->
             e.extend(u16s(&en.segment_indices));
         }
         let at = s + u64::from(descs) + 8 * i as u64 + u64::from(start);
-        o.put(at, &e, format_args!("BucketDescs[{i}] entries"))?;
+        o.put_bytes(at, &e, format_args!("BucketDescs[{i}] entries"))?;
     }
-    o.put(s + u64::from(descs), &d, "BucketDescs")?;
+    o.put_bytes(s + u64::from(descs), &d, "BucketDescs")?;
     Ok(())
 }
 
@@ -694,7 +860,7 @@ fn connect_tile_info(o: &mut Out, c: u64, t: &ConnectTileInfo, l: &[u16; 3]) -> 
         len_u16(t.infos.len(), "InfoCount")?,
         len_u16(t.nodes.len(), "NodeCount")?,
     ]));
-    o.put(c, &h, "header")?;
+    o.put_bytes(c, &h, "header")?;
     let mut g = Vec::new();
     for (i, x) in t.groups.iter().enumerate() {
         g.extend(x.name.to_le_bytes());
@@ -706,7 +872,7 @@ fn connect_tile_info(o: &mut Out, c: u64, t: &ConnectTileInfo, l: &[u16; 3]) -> 
         )?;
         g.extend(((count | start << 5) as u16).to_le_bytes());
     }
-    o.put(c + 2 * u64::from(l[0]), &g, "Groups")?;
+    o.put_bytes(c + 2 * u64::from(l[0]), &g, "Groups")?;
     let mut f = Vec::new();
     for (i, x) in t.infos.iter().enumerate() {
         let count = bits(u64::from(x.count), 5, format_args!("Infos[{i}] Count"))?;
@@ -717,7 +883,7 @@ fn connect_tile_info(o: &mut Out, c: u64, t: &ConnectTileInfo, l: &[u16; 3]) -> 
         )?;
         f.extend(u16s(&[x.data_chunk_id, (count | start << 5) as u16]));
     }
-    o.put(c + 2 * u64::from(l[1]), &f, "Infos")?;
+    o.put_bytes(c + 2 * u64::from(l[1]), &f, "Infos")?;
     let mut n = Vec::new();
     for (i, x) in t.nodes.iter().enumerate() {
         let mi = bits(
@@ -735,6 +901,6 @@ fn connect_tile_info(o: &mut Out, c: u64, t: &ConnectTileInfo, l: &[u16; 3]) -> 
             (mi | ni << 14) as u16,
         ]));
     }
-    o.put(c + 2 * u64::from(l[2]), &n, "Nodes")?;
+    o.put_bytes(c + 2 * u64::from(l[2]), &n, "Nodes")?;
     Ok(())
 }

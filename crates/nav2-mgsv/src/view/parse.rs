@@ -13,9 +13,33 @@ use crate::coverage::Coverage;
 
 /// Parses a whole file: the FileHeader, the ChunkDescs, the chunks, the IslandGraphs, the
 /// SearchSpace and the ConnectTileInfo, then the residue of bytes no record claimed.
+///
+/// The first pass claims bytes in the quick coverage map; when it fails or finds an overlap, a
+/// second pass in the exact map names the first record at fault.
 pub(super) fn file(data: &[u8]) -> Result<Nav2View<'_>> {
-    let header = file_header(data)?;
     let mut cov = Coverage::new(data.len());
+    if let Ok(mut view) = sections(data, &mut cov) {
+        if let Ok(residue) = cov.residue(data) {
+            view.residue = residue;
+            return Ok(view);
+        }
+    }
+    let mut cov = Coverage::exact(data.len());
+    let mut view = sections(data, &mut cov)?;
+    view.residue = cov.residue(data).map_err(|_| {
+        Error::invalid(
+            FORMAT,
+            "file",
+            0,
+            "records overlap (found only by the quick check)",
+        )
+    })?;
+    Ok(view)
+}
+
+/// Every section, claiming the bytes of each record in `cov`; the residue is left empty.
+fn sections<'a>(data: &'a [u8], cov: &mut Coverage) -> Result<Nav2View<'a>> {
+    let header = file_header(data)?;
     // The header, without its padding fields.
     for (start, end) in [(0, 0x30), (0x34, 0x3c), (0x44, 0x4f), (0x50, 0x60)] {
         cov.mark(start, end - start, "FileHeader")?;
@@ -24,7 +48,7 @@ pub(super) fn file(data: &[u8]) -> Result<Nav2View<'_>> {
         data,
         end: data.len(),
         what: "file",
-        cov: &mut cov,
+        cov,
     };
     let (entry_count, chunk_descs) = chunk_descs(&mut r, header)?;
     section_offsets(header, data.len())?;
@@ -47,7 +71,7 @@ pub(super) fn file(data: &[u8]) -> Result<Nav2View<'_>> {
         island_graphs,
         search_space,
         connect_tile_info,
-        residue: cov.residue(data),
+        residue: Vec::new(),
     })
 }
 
