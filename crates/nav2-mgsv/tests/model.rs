@@ -276,6 +276,26 @@ fn an_obj2nav2_file_with_an_added_node_gets_the_game_layout() {
 }
 
 #[test]
+fn write_to_gives_the_same_bytes_in_one_write() {
+    let m = common::square();
+    let mut out = Vec::new();
+    m.write_to(&mut out).unwrap();
+    assert_eq!(out, m.write().unwrap());
+    assert_eq!(Nav2File::from_view(&Nav2View::parse(&out).unwrap()), m);
+    // A model the format cannot hold: InvalidData, with the field named inside.
+    let mut bad = m.clone();
+    bad.data_chunks[0].navigation_graph.nodes[0].segment_index = 0x1000;
+    let e = bad.write_to(&mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    let inner = e
+        .get_ref()
+        .unwrap()
+        .downcast_ref::<nav_core::Error>()
+        .unwrap();
+    assert!(inner.to_string().contains("SegmentIndex"), "{inner}");
+}
+
+#[test]
 fn decoded_coordinates_and_weights() {
     let m = common::square();
     // Origin (-2560, 12.5, -3456), Denominator (4, 16, 4).
