@@ -184,26 +184,9 @@ impl<'a> Cursor<'a> {
         T: FromBytes + KnownLayout + Immutable + Unaligned,
     {
         let offset = self.pos;
-        let left = self.remaining();
         let size = core::mem::size_of::<T>();
-        let count64 = count.try_into().unwrap_or(u64::MAX);
-        let needed = usize::try_from(count64)
-            .ok()
-            .and_then(|c| c.checked_mul(size));
-        let needed = match needed {
-            Some(n) if n <= left => n,
-            _ => {
-                return Err(self.fail(
-                    field,
-                    ErrorKind::CountTooLarge {
-                        count: count64,
-                        record_size: size,
-                        offset,
-                        left,
-                    },
-                ));
-            }
-        };
+        // `count` checked `n · size <= left`, so the product cannot saturate.
+        let needed = self.count(count, size, &field)?.saturating_mul(size);
         let bytes = self.bytes(needed, &field)?;
         match <[T]>::ref_from_bytes(bytes) {
             Ok(r) => Ok(r),
@@ -215,6 +198,81 @@ impl<'a> Cursor<'a> {
                 },
             )),
         }
+    }
+
+    /// Checks a count taken from the input: `count` records of at least `min_record_size` bytes
+    /// each must fit in the bytes left from here, and the count must fit a `usize`. Returns the
+    /// count, without moving, so that a caller may reserve room for that many records; refuses
+    /// it with [`ErrorKind::CountTooLarge`] (`count N at offset 0x.. exceeds the M bytes left
+    /// (S bytes each)`) before anything is allocated.
+    ///
+    /// Use it for records of varying size, where [`Cursor::slice`] cannot check the count
+    /// itself: the smallest size a record can take bounds how many the input can hold. A
+    /// `min_record_size` of 0 counts as 1, so that a count never exceeds the bytes left.
+    ///
+    /// ```
+    /// let bytes = [2, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+    /// let mut cur = nav_core::Cursor::new("example", &bytes);
+    /// let n = cur.u32_count(3, "areas")?; // each area takes 3 bytes at least
+    /// assert_eq!((n, cur.offset()), (2, 4));
+    /// let err = cur.count(3u32, 4, "ladders").unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "example: ladders: count 3 at offset 0x4 exceeds the 8 bytes left (4 bytes each)"
+    /// );
+    /// # Ok::<(), nav_core::Error>(())
+    /// ```
+    #[inline]
+    pub fn count(
+        &mut self,
+        count: impl TryInto<u64> + Copy,
+        min_record_size: usize,
+        field: impl fmt::Display,
+    ) -> Result<usize> {
+        let size = min_record_size.max(1);
+        let left = self.remaining();
+        let count64 = count.try_into().unwrap_or(u64::MAX);
+        let fits = usize::try_from(count64)
+            .ok()
+            .filter(|c| c.checked_mul(size).is_some_and(|n| n <= left));
+        match fits {
+            Some(c) => Ok(c),
+            None => {
+                let offset = self.pos;
+                Err(self.fail(
+                    field,
+                    ErrorKind::CountTooLarge {
+                        count: count64,
+                        record_size: size,
+                        offset,
+                        left,
+                    },
+                ))
+            }
+        }
+    }
+
+    /// Reads a `u8` count and checks it with [`Cursor::count`] against the bytes after it.
+    #[inline]
+    pub fn u8_count(&mut self, min_record_size: usize, field: impl fmt::Display) -> Result<usize> {
+        let n = self.u8(&field)?;
+        self.count(n, min_record_size, field)
+    }
+
+    /// Reads a little-endian `u16` count and checks it with [`Cursor::count`] against the bytes
+    /// after it.
+    #[inline]
+    pub fn u16_count(&mut self, min_record_size: usize, field: impl fmt::Display) -> Result<usize> {
+        let n = self.u16(&field)?;
+        self.count(n, min_record_size, field)
+    }
+
+    /// Reads a little-endian `u32` count and checks it with [`Cursor::count`] against the bytes
+    /// after it.
+    #[inline]
+    pub fn u32_count(&mut self, min_record_size: usize, field: impl fmt::Display) -> Result<usize> {
+        let n = self.u32(&field)?;
+        self.count(n, min_record_size, field)
     }
 
     /// A `u8`.
@@ -291,6 +349,46 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn counts_are_checked_against_the_bytes_left() {
+        let data = [2u8, 0, 0, 0, 9, 9, 9, 9, 9, 9];
+        let mut c = Cursor::new("t", &data);
+        assert_eq!(c.u32_count(3, "areas").unwrap(), 2);
+        assert_eq!(c.offset(), 4, "the count is read, the records are not");
+        assert_eq!(c.count(6u8, 1, "bytes").unwrap(), 6);
+        assert_eq!(c.count(0u64, 1_000, "none").unwrap(), 0);
+        let e = c.count(2u16, 4, "links").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t: links: count 2 at offset 0x4 exceeds the 6 bytes left (4 bytes each)"
+        );
+        assert!(c.is_empty(), "a failed cursor is emptied");
+        // A size of 0 counts as 1; a count past usize or u64 is refused, not wrapped.
+        let mut c = Cursor::new("t", &data);
+        assert!(c.count(11u32, 0, "x").is_err());
+        let mut c = Cursor::new("t", &data);
+        let e = c.count(u64::MAX, usize::MAX, "y").unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::CountTooLarge {
+                count: u64::MAX,
+                left: 10,
+                ..
+            }
+        ));
+        let mut c = Cursor::new("t", &data);
+        assert!(c.count(-1i64, 1, "negative").is_err());
+        // The reading forms check against the bytes after the count.
+        let mut c = Cursor::new("t", &[3, 1, 2, 3]);
+        assert_eq!(c.u8_count(1, "u8").unwrap(), 3);
+        let mut c = Cursor::new("t", &[2, 0, 1, 2, 3, 4]);
+        assert_eq!(c.u16_count(2, "u16").unwrap(), 2);
+        let mut c = Cursor::new("t", &[2, 0, 1, 2, 3]);
+        assert!(c.u16_count(2, "u16").is_err());
+        let mut c = Cursor::new("t", &[1, 0]);
+        assert!(c.u32_count(1, "short").is_err(), "the count itself is cut");
     }
 
     #[test]

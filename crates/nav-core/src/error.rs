@@ -140,6 +140,51 @@ impl Error {
         }))
     }
 
+    /// A structural problem found while reading ([`ErrorKind::Invalid`]) at `offset`.
+    ///
+    /// ```
+    /// let e = nav_core::Error::invalid("nav2-mgsv", "FileHeader ChunkCount", 0x0c, "3 is not a multiple of 4");
+    /// assert_eq!(e.to_string(), "nav2-mgsv: FileHeader ChunkCount: 3 is not a multiple of 4 at offset 0xc");
+    /// ```
+    #[cold]
+    pub fn invalid(
+        format: &'static str,
+        context: impl fmt::Display,
+        offset: usize,
+        message: impl fmt::Display,
+    ) -> Self {
+        Error::new(
+            format,
+            context,
+            ErrorKind::Invalid {
+                offset,
+                message: message.to_string(),
+            },
+        )
+    }
+
+    /// A stored offset (or size) that is refused ([`ErrorKind::BadOffset`]): `target` is the
+    /// value stored at `offset`, `reason` says why, in words (`past the end of the 4096-byte
+    /// file`).
+    #[cold]
+    pub fn bad_offset(
+        format: &'static str,
+        context: impl fmt::Display,
+        offset: usize,
+        target: u64,
+        reason: impl fmt::Display,
+    ) -> Self {
+        Error::new(
+            format,
+            context,
+            ErrorKind::BadOffset {
+                offset,
+                target,
+                reason: reason.to_string(),
+            },
+        )
+    }
+
     /// A writer error: the model holds something the format cannot.
     #[cold]
     pub fn unrepresentable(
@@ -280,6 +325,29 @@ mod tests {
             "x: 2 unexpected bytes after the last record, at offset 0x9"
         );
         assert_eq!(bare.within("tail").context(), "tail");
+    }
+
+    #[test]
+    fn constructors_build_their_kinds() {
+        let e = Error::invalid("x", "chunks[2]", 0x40, "type 3 where a type 0 belongs");
+        assert_eq!(
+            e.to_string(),
+            "x: chunks[2]: type 3 where a type 0 belongs at offset 0x40"
+        );
+        assert_eq!(e.offset(), Some(0x40));
+        assert!(matches!(e.kind(), ErrorKind::Invalid { offset: 0x40, .. }));
+        let e = Error::bad_offset(
+            "x",
+            "SearchSpaceOffset",
+            0x10,
+            0x9000,
+            "past the end of the file",
+        );
+        assert_eq!(
+            e.to_string(),
+            "x: SearchSpaceOffset: offset 0x9000 stored at 0x10 is past the end of the file"
+        );
+        assert_eq!(e.offset(), Some(0x10));
     }
 
     #[test]

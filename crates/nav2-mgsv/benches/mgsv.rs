@@ -10,37 +10,41 @@ use std::time::Duration;
 /// Touches every record of a view: the walk a consumer of the view does.
 fn walk(view: &nav2_mgsv::Nav2View<'_>) -> u64 {
     let mut sum = 0u64;
-    for dc in &view.data_chunks {
-        let ng = &dc.navigation_graph;
-        for (n, l) in ng.nodes.iter().zip(&ng.links) {
-            sum += u64::from(n.segment_index()) + l.inside_links.len() as u64;
-            for link in l.inside_links {
+    for dc in view.data_chunks() {
+        let ng = dc.navigation_graph();
+        for (n, l) in ng.nodes().iter().zip(ng.links()) {
+            sum += u64::from(n.segment_index()) + l.inside_links().len() as u64;
+            for link in l.inside_links() {
                 sum += u64::from(link.node_index.get());
             }
         }
-        for e in ng.edges {
+        for e in ng.edges() {
             sum += u64::from(e.weight.get());
         }
-        for p in dc.navmesh_chunk.positions {
+        for p in dc.navmesh_chunk().positions() {
             sum += u64::from(p.get()[1]);
         }
-        for r in &dc.navmesh_chunk.records {
-            sum += r.positions.iter().map(|v| u64::from(*v)).sum::<u64>();
-            sum += r.neighbors.iter().map(|v| u64::from(v.get())).sum::<u64>();
+        for r in dc.navmesh_chunk().records() {
+            sum += r.positions().iter().map(|v| u64::from(*v)).sum::<u64>();
+            sum += r
+                .neighbors()
+                .iter()
+                .map(|v| u64::from(v.get()))
+                .sum::<u64>();
         }
-        for s in dc.segment_chunk.segments {
+        for s in dc.segment_chunk().segments() {
             sum += u64::from(s.counts[1]);
         }
-        for l in &dc.segment_graph.links {
-            sum += l.navigation_graph_nodes.len() as u64 + l.inside_links.len() as u64;
+        for l in dc.segment_graph().links() {
+            sum += l.navigation_graph_nodes().len() as u64 + l.inside_links().len() as u64;
         }
     }
-    for g in &view.island_graphs {
-        sum += g.nodes.len() as u64 + g.connect_side_infos.len() as u64;
+    for g in view.island_graphs() {
+        sum += g.nodes().len() as u64 + g.connect_side_infos().len() as u64;
     }
-    if let Some(s) = &view.search_space {
-        for e in &s.entries {
-            sum += e.segment_indices.len() as u64;
+    if let Some(s) = view.search_space() {
+        for e in s.entries() {
+            sum += e.segment_indices().len() as u64;
         }
     }
     sum
@@ -70,7 +74,7 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| Nav2.parse(black_box(&bytes)).map(|v| v.length))
+        b.iter(|| Nav2.parse(black_box(&bytes)).map(|v| v.length()))
     });
     g.bench_function("parse+walk", |b| {
         b.iter(|| Nav2.parse(black_box(&bytes)).map(|v| walk(&v)))

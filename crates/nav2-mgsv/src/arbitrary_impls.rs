@@ -1,7 +1,7 @@
 //! Hand-written `Arbitrary` for the records whose bit fields and counts must agree, so that
 //! fuzzing spends its time on models the writer accepts (bit fields within their widths, 3 or 4
 //! sides per mesh, crossing data exactly when a neighbour needs it, one bucket per block, and
-//! mostly no stored layout).
+//! mostly no stored layout; when there is one, it describes the model).
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
@@ -19,7 +19,7 @@ fn small_vec<'a, T: Arbitrary<'a>>(u: &mut Unstructured<'a>, max: usize) -> Resu
 
 impl<'a> Arbitrary<'a> for Nav2File {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(Nav2File {
+        let mut file = Nav2File {
             version: if u.ratio(15, 16)? {
                 VERSION
             } else {
@@ -41,13 +41,45 @@ impl<'a> Arbitrary<'a> for Nav2File {
             } else {
                 None
             },
-            stored: if u.ratio(1, 16)? {
-                Some(Box::new(StoredLayout::arbitrary(u)?))
-            } else {
-                None
-            },
-        })
+            stored: None,
+        };
+        if u.ratio(1, 16)? {
+            file.stored = stored_layout(&file, u)?.map(Box::new);
+        }
+        Ok(file)
     }
+}
+
+/// A stored layout that describes `file` the way a file not written by the game would: the
+/// game's layout with another FileSize or ChunkDescsDataSize (as Obj2Nav2 writes them) and a
+/// tail of non-zero bytes after the last record. `None` when the result is the game's layout
+/// (a file does not keep that) or the model cannot be written at all.
+///
+/// A layout that does not describe its model is one the writer replaces by the game's layout, and
+/// reading that back gives `stored: None`; such models say nothing about the round trip, so they
+/// are not made here (the edit tests cover them).
+fn stored_layout(file: &Nav2File, u: &mut Unstructured<'_>) -> Result<Option<StoredLayout>> {
+    let Ok(mut layout) = crate::model::layout::compute(file) else {
+        return Ok(None);
+    };
+    if u.arbitrary()? {
+        layout.file_size = u.arbitrary()?;
+    }
+    if u.arbitrary()? {
+        layout.chunk_descs_data_size = u.arbitrary()?;
+    }
+    let tail: Vec<u8> = small_vec(u, 15)?;
+    let tail: Vec<u8> = tail.into_iter().filter(|b| *b != 0).collect();
+    if !tail.is_empty() {
+        layout.residue.push(Residue {
+            offset: layout.length,
+            bytes: tail,
+        });
+        layout.length = layout.length.saturating_add(16);
+    }
+    let mut with = file.clone();
+    with.stored = Some(Box::new(layout.clone()));
+    Ok(crate::write::stored_bytes(&with, &layout).map(|_| layout))
 }
 
 impl<'a> Arbitrary<'a> for NavigationGraphNode {

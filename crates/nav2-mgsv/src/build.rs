@@ -307,7 +307,7 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
     file.data_chunks.push(dc);
     file.search_space = Some(search_space(&file, uid));
     // Refuse here, naming the limit, what the writer cannot lay out.
-    crate::write::write(&file)?;
+    file.write()?;
     Ok(file)
 }
 

@@ -5,14 +5,20 @@
 //! SegmentGraph, stored by type rather than by group), then optional IslandGraphs, a SearchSpace
 //! and a ConnectTileInfo. The names are the engine's own (see `docs/formats/mgsv.md`).
 //!
-//! - [`view::parse`] checks every offset, size and count against the input (in range, no
+//! - [`Nav2View::parse`] checks every offset, size and count against the input (in range, no
 //!   overlap) and returns a [`Nav2View`] of borrowed records.
-//! - [`Nav2View::to_model`] copies it into a [`Nav2File`]. A file laid out the way the game does
-//!   has `stored == None`; any other file (Obj2Nav2 output, say) keeps its stored offsets, sizes
-//!   and non-zero padding in [`StoredLayout`], so that it is written back byte for byte.
-//! - [`write()`] lays out a model whose `stored` is `None` the way the game does, recomputing
-//!   every offset, size, count and prefix sum, and refuses what the format cannot hold.
+//! - [`Nav2File::from_view`] copies it into the owned model. A file laid out the way the game
+//!   does has `stored == None`; any other file (Obj2Nav2 output, say) keeps its stored offsets,
+//!   sizes and non-zero padding in [`StoredLayout`], so that it is written back byte for byte.
+//! - [`Nav2File::write`] (or [`Nav2File::write_to`] a `std::io::Write`) lays out a model whose
+//!   `stored` is `None` the way the game does, recomputing every offset, size, count and prefix
+//!   sum, and refuses what the format cannot hold.
 //! - [`validate()`] reports the invariants game files keep as findings.
+//!
+//! The modules: [`records`] (the zerocopy records and sizes), [`view`] (the view and its parser,
+//! one function per section), [`model`] (the owned model, `from_view`, and [`layout`]: the
+//! game's layout, computed from a model), [`mod@write`], [`mod@validate`], [`dump`], [`geometry`] and
+//! [`build`].
 //!
 //! ```
 //! use nav2_mgsv::{Nav2, Nav2File, DataChunk, FileUid, Segment};
@@ -43,17 +49,25 @@ use nav_core::{Finding, Format, Result, Summary};
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impls;
 pub mod build;
+mod coverage;
 pub mod dump;
 pub mod geometry;
-pub mod layout;
 pub mod model;
+pub mod records;
 pub mod validate;
 pub mod view;
 pub mod write;
 
 pub use model::*;
 pub use validate::validate;
-pub use view::{Nav2View, parse};
+#[allow(deprecated)]
+pub use view::parse;
+pub use view::{
+    BucketEntryView, ConnectTileInfoView, DataChunkView, IslandGraphLinkBlock, IslandGraphView,
+    MeshDataView, Nav2View, NavigationGraphLinkBlock, NavigationGraphView, NavmeshChunkView,
+    SearchSpaceView, SegmentChunkView, SegmentGraphLinkBlock, SegmentGraphView,
+};
+#[allow(deprecated)]
 pub use write::write;
 
 /// The crate name, used in errors.
@@ -88,15 +102,15 @@ impl Format for Nav2 {
     }
 
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Nav2View<'a>> {
-        view::parse(bytes)
+        Nav2View::parse(bytes)
     }
 
     fn to_model(&self, view: &Nav2View<'_>) -> Nav2File {
-        view.to_model()
+        Nav2File::from_view(view)
     }
 
     fn write(&self, model: &Nav2File) -> Result<Vec<u8>> {
-        write::write(model)
+        model.write()
     }
 
     fn validate(&self, model: &Nav2File) -> Vec<Finding> {

@@ -4,7 +4,7 @@
 
 use nav_core::Finding;
 
-use crate::layout;
+use crate::model::layout;
 use crate::model::*;
 
 /// Every finding for `m`.

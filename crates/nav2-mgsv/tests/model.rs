@@ -13,6 +13,7 @@ use nav2_mgsv::*;
 fn arbitrary_models_round_trip() {
     let mut written = 0;
     let mut refused = 0;
+    let mut stored = 0;
     for seed in 0..3000u64 {
         let data = noise(seed, 512 + (seed as usize % 7) * 512);
         let mut u = Unstructured::new(&data);
@@ -23,13 +24,18 @@ fn arbitrary_models_round_trip() {
         match roundtrip_model(&Nav2, &model) {
             Ok(Some(bytes)) => {
                 written += 1;
+                stored += usize::from(model.stored.is_some());
                 assert!(Nav2.sniff(&bytes) || model.version != VERSION);
             }
             Ok(None) => refused += 1,
             Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
         }
     }
-    eprintln!("arbitrary models: {written} written and read back, {refused} refused");
+    eprintln!(
+        "arbitrary models: {written} written and read back ({stored} with a stored layout), \
+         {refused} refused"
+    );
+    assert!(stored > 0, "no model with a stored layout was written");
     assert!(
         written > 1000,
         "only {written} of 3000 models were writable"
@@ -125,10 +131,11 @@ fn edited_corpus_files_come_back() {
         let was_stored = model.stored.is_some();
         edit(&mut model, chunk);
         if was_stored {
-            // A stored layout no longer fits the edited model: the writer says so.
-            let e = Nav2.write(&model).unwrap_err().to_string();
-            assert!(e.contains("relayout"), "{name}: {e}");
+            // A stored layout no longer fits the edited model: the writer lays it out the game's
+            // way, and what it wrote reads back as the edited model in that layout.
+            let bytes = Nav2.write(&model).unwrap();
             model.relayout();
+            assert_eq!(Nav2.read(&bytes).unwrap(), model, "{name}");
         }
         let back = reread(&model);
         assert!(
@@ -185,15 +192,107 @@ fn writer_refuses_what_the_format_cannot_hold() {
 }
 
 #[test]
-fn a_stored_layout_equal_to_the_computed_one_is_refused_not_misread() {
+fn a_stored_layout_equal_to_the_computed_one_is_written_as_the_game_layout() {
     let mut m = common::square();
     let bytes = Nav2.write(&m).unwrap();
     m.stored = Some(Box::new(nav2_mgsv::layout::compute(&m).unwrap()));
-    // It would read back with `stored: None`, so writing it would break parse(write(m)) == m.
-    let e = Nav2.write(&m).unwrap_err().to_string();
-    assert!(e.contains("relayout"), "{e}");
+    // A file does not keep the game's own layout (it would read back with `stored: None`), so
+    // the writer does not take it at its word: it gives the game's layout, which is the same.
+    assert_eq!(Nav2.write(&m).unwrap(), bytes);
     m.relayout();
     assert_eq!(Nav2.write(&m).unwrap(), bytes);
+    assert_eq!(Nav2.read(&bytes).unwrap(), m);
+}
+
+/// The Obj2Nav2 files of the corpus: the two whose layout is not the game's.
+fn obj2nav2_files() -> Vec<(String, Vec<u8>)> {
+    let Some(dir) = corpus_dir("mgsv") else {
+        return Vec::new();
+    };
+    corpus_files(&dir)
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .filter(|(name, _)| name.starts_with("obj2nav2_"))
+        .collect()
+}
+
+#[test]
+fn an_obj2nav2_file_with_a_moved_position_keeps_its_layout() {
+    for (name, bytes) in obj2nav2_files() {
+        let mut model = Nav2.read(&bytes).unwrap();
+        assert!(model.stored.is_some(), "{name}");
+        // Unedited, it is written byte for byte.
+        nav_core::assert_bytes_eq!(Nav2.write(&model).unwrap(), bytes);
+        // A moved position keeps every offset: the stored layout still describes the model, so
+        // the file keeps it and differs in that position's bytes only.
+        let p = &mut model.data_chunks[0].navmesh_chunk.positions[0];
+        p[1] = p[1].wrapping_add(3);
+        let written = Nav2.write(&model).unwrap();
+        assert_eq!(written.len(), bytes.len(), "{name}");
+        let changed = written.iter().zip(&bytes).filter(|(a, b)| a != b).count();
+        assert!(
+            (1..=2).contains(&changed),
+            "{name}: {changed} bytes changed"
+        );
+        let back = Nav2.read(&written).unwrap();
+        assert_eq!(back, model, "{name}: read back with its stored layout");
+    }
+}
+
+#[test]
+fn an_obj2nav2_file_with_an_added_node_gets_the_game_layout() {
+    let files = obj2nav2_files();
+    for (name, bytes) in &files {
+        let mut model = Nav2.read(bytes).unwrap();
+        let ng = &mut model.data_chunks[0].navigation_graph;
+        let mut node = ng.nodes[0].clone();
+        node.inside_links.clear();
+        node.position[0] = node.position[0].wrapping_add(1);
+        ng.nodes.push(node);
+        model.data_chunks[0].segment_chunk.segments[0].navigation_graph_node_count += 1;
+        // The stored offsets cannot hold one node more: the writer lays the file out anew
+        // instead of refusing it, and it reads back as the edited model in the game's layout.
+        let written = Nav2.write(&model).unwrap();
+        let back = Nav2.read(&written).unwrap();
+        assert!(back.stored.is_none(), "{name}");
+        assert_eq!(
+            back.data_chunks[0].navigation_graph.nodes.len(),
+            model.data_chunks[0].navigation_graph.nodes.len()
+        );
+        model.relayout();
+        assert_eq!(back, model, "{name}");
+        assert_eq!(
+            Nav2.write(&back).unwrap(),
+            written,
+            "{name}: written twice alike"
+        );
+    }
+    if std::env::var_os("NAVKIT_REQUIRE_CORPUS").is_some() {
+        assert_eq!(files.len(), 2, "the two Obj2Nav2 files of the corpus");
+    }
+}
+
+#[test]
+fn write_to_gives_the_same_bytes_in_one_write() {
+    let m = common::square();
+    let mut out = Vec::new();
+    m.write_to(&mut out).unwrap();
+    assert_eq!(out, m.write().unwrap());
+    assert_eq!(Nav2File::from_view(&Nav2View::parse(&out).unwrap()), m);
+    // A model the format cannot hold: InvalidData, with the field named inside.
+    let mut bad = m.clone();
+    bad.data_chunks[0].navigation_graph.nodes[0].segment_index = 0x1000;
+    let e = bad.write_to(&mut Vec::new()).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    let inner = e
+        .get_ref()
+        .unwrap()
+        .downcast_ref::<nav_core::Error>()
+        .unwrap();
+    assert!(inner.to_string().contains("SegmentIndex"), "{inner}");
 }
 
 #[test]

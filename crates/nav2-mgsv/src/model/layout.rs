@@ -13,9 +13,9 @@
 use nav_core::write::narrow;
 use nav_core::{Error, Result};
 
+use super::*;
 use crate::FORMAT;
-use crate::model::*;
-use crate::view::{HEADER_SIZE, mesh_record_len};
+use crate::records::{HEADER_SIZE, mesh_record_len};
 
 /// `x` rounded up to a multiple of 16.
 pub(crate) fn a16(x: u64) -> u64 {

@@ -1,0 +1,416 @@
+//! The four chunk kinds of a data chunk: NavigationGraph, NavmeshChunk, SegmentChunk and
+//! SegmentGraph, each put at the offsets of its layout.
+
+use super::*;
+
+pub(super) fn navigation_graph(
+    o: &mut Out,
+    p: u64,
+    g: &NavigationGraph,
+    l: &DataChunkLayout,
+) -> Result<()> {
+    let [pos, nodes, edges, link, attr, nmi] = l.navigation_graph_offsets;
+    if l.navigation_graph_link_offsets.len() != g.nodes.len() {
+        return Err(shape(
+            "NavigationGraph",
+            "stored link offsets do not match the nodes",
+        ));
+    }
+    let header = NavigationGraphHeader {
+        positions_offset: U32::new(pos),
+        nodes_offset: U32::new(nodes),
+        edges_offset: U32::new(edges),
+        link_data_offset: U32::new(link),
+        zero0: [U32::ZERO; 2],
+        attributes_offset: U32::new(attr),
+        zero1: U32::ZERO,
+        navmesh_indices_offset: U32::new(nmi),
+        node_count: U16::new(len_u16(g.nodes.len(), "NodeCount")?),
+        edge_count: U16::new(len_u16(g.edges.len(), "EdgeCount")?),
+        zero2: [0; 6],
+        attributes_count: U16::new(len_u16(g.attributes.len(), "AttributesCount")?),
+    };
+    o.put(p, &header, "header")?;
+    let n = g.nodes.len();
+    for (r, node) in o
+        .records::<PositionRecord>(p + u64::from(pos), n, "Positions")?
+        .iter_mut()
+        .zip(&g.nodes)
+    {
+        *r = position(&node.position);
+    }
+    for (r, node) in o
+        .records::<U16>(p + u64::from(nmi), n, "NavmeshIndices")?
+        .iter_mut()
+        .zip(&g.nodes)
+    {
+        *r = U16::new(node.navmesh_index);
+    }
+    let nodes_at = p + u64::from(nodes);
+    for (i, (n, &lo)) in g
+        .nodes
+        .iter()
+        .zip(&l.navigation_graph_link_offsets)
+        .enumerate()
+    {
+        let seg = bits(
+            u64::from(n.segment_index),
+            12,
+            format_args!("Nodes[{i}] SegmentIndex"),
+        )?;
+        let upper = bits(
+            u64::from(lo >> 16),
+            4,
+            format_args!("Nodes[{i}] LinkDataOffsetUpper"),
+        )?;
+        let kind = bits(u64::from(n.kind), 2, format_args!("Nodes[{i}] Kind"))?;
+        let reserved = bits(
+            u64::from(n.reserved_flags),
+            3,
+            format_args!("Nodes[{i}] flags"),
+        )?;
+        let flags = u32::from(n.crossing_segment_link.is_some())
+            | u32::from(n.crossing_data_chunk_link.is_some()) << 1
+            | u32::from(n.crossing_tile_link.is_some()) << 2
+            | kind << 3
+            | reserved << 5;
+        let record = NavigationGraphNodeRecord {
+            link_data_offset: U16::new((lo & 0xffff) as u16),
+            segment_and_upper: U16::new((seg | upper << 12) as u16),
+            inside_link_count: len_u8(
+                n.inside_links.len(),
+                format_args!("Nodes[{i}] InsideLinkCount"),
+            )?,
+            flags: flags as u8,
+        };
+        o.put(nodes_at + 6 * i as u64, &record, format_args!("Nodes[{i}]"))?;
+        let mut b = o.take_scratch();
+        for li in &n.inside_links {
+            let r = NavigationGraphInsideLinkRecord {
+                node_index: U16::new(li.node_index),
+                edge_index: U16::new(li.edge_index),
+            };
+            b.extend_from_slice(r.as_bytes());
+        }
+        if let Some(v) = n.crossing_segment_link {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        if let Some(c) = n.crossing_data_chunk_link {
+            let r = NavigationGraphCrossingDataChunkLinkRecord {
+                data_chunk_id: U16::new(c.data_chunk_id),
+                node_index: U16::new(c.node_index),
+            };
+            b.extend_from_slice(r.as_bytes());
+        }
+        if let Some(c) = n.crossing_tile_link {
+            let r = NavigationGraphCrossingTileLinkRecord {
+                tile_id: U16::new(c.tile_id),
+                data_chunk_id: U16::new(c.data_chunk_id),
+                node_index: U16::new(c.node_index),
+            };
+            b.extend_from_slice(r.as_bytes());
+        }
+        let at = p + u64::from(link) + u64::from(upper) * 16 + u64::from(lo & 0xffff) * 2;
+        o.put_scratch(at, b, format_args!("Nodes[{i}] link block"))?;
+    }
+    let out =
+        o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
+    for (i, (r, ed)) in out.iter_mut().zip(&g.edges).enumerate() {
+        let seg = bits(
+            u64::from(ed.segment_index),
+            12,
+            format_args!("Edges[{i}] SegmentIndex"),
+        )?;
+        let kind = bits(u64::from(ed.kind), 2, format_args!("Edges[{i}] Kind"))?;
+        let res = bits(
+            u64::from(ed.reserved),
+            2,
+            format_args!("Edges[{i}] reserved"),
+        )?;
+        *r = NavigationGraphEdgeRecord {
+            weight: U16::new(ed.weight),
+            segment_and_kind: U16::new((seg | kind << 12 | res << 14) as u16),
+            node_indices: ed.node_indices,
+        };
+    }
+    let out = o.records::<U16>(p + u64::from(attr), g.attributes.len(), "Attributes")?;
+    for (r, a) in out.iter_mut().zip(&g.attributes) {
+        *r = U16::new(*a);
+    }
+    Ok(())
+}
+
+pub(super) fn navmesh_chunk(
+    o: &mut Out,
+    p: u64,
+    c: &NavmeshChunk,
+    l: &DataChunkLayout,
+) -> Result<()> {
+    let [pos, meshes, data] = l.navmesh_offsets;
+    if l.mesh_data_offsets.len() != c.meshes.len() {
+        return Err(shape(
+            "NavmeshChunk",
+            "stored mesh offsets do not match the meshes",
+        ));
+    }
+    let header = NavmeshChunkHeader {
+        positions_offset: U32::new(pos),
+        meshes_offset: U32::new(meshes),
+        mesh_data_offset: U32::new(data),
+        zero0: [0; 12],
+        mesh_count: U16::new(len_u16(c.meshes.len(), "MeshCount")?),
+        position_count: U16::new(len_u16(c.positions.len(), "PositionCount")?),
+        zero1: U32::ZERO,
+    };
+    o.put(p, &header, "header")?;
+    let out = o.records::<PositionRecord>(p + u64::from(pos), c.positions.len(), "Positions")?;
+    for (r, q) in out.iter_mut().zip(&c.positions) {
+        *r = position(q);
+    }
+    let meshes_at = p + u64::from(meshes);
+    for (i, (m, &off)) in c.meshes.iter().zip(&l.mesh_data_offsets).enumerate() {
+        let k = m.neighbors.len();
+        let nn = m.navigation_graph_nodes.len();
+        if !(3..=4).contains(&k) || m.positions.len() != k {
+            return Err(shape(
+                format_args!("Meshes[{i}]"),
+                format!(
+                    "{k} neighbours and {} positions: a mesh has 3 or 4 sides, one of each per side",
+                    m.positions.len()
+                ),
+            ));
+        }
+        if !(3..=4).contains(&nn) {
+            return Err(shape(
+                format_args!("Meshes[{i}]"),
+                format!("{nn} NavigationGraph nodes: a mesh has 3 or 4"),
+            ));
+        }
+        if m.needs_crossing() != m.crossing.is_some() {
+            return Err(shape(
+                format_args!("Meshes[{i}] crossing"),
+                "present exactly when some neighbour's Type is not 0",
+            ));
+        }
+        let off = bits(u64::from(off), 18, format_args!("Meshes[{i}] DataOffset"))?;
+        let seg = bits(
+            u64::from(m.segment_index),
+            12,
+            format_args!("Meshes[{i}] SegmentIndex"),
+        )?;
+        let packed = off | u32::from(k == 4) << 18 | u32::from(nn == 4) << 19 | seg << 20;
+        o.put(
+            meshes_at + 4 * i as u64,
+            &U32::new(packed),
+            format_args!("Meshes[{i}]"),
+        )?;
+        let mut b = o.take_scratch();
+        for n in &m.neighbors {
+            b.extend_from_slice(&n.0.to_le_bytes());
+        }
+        b.extend_from_slice(&m.positions);
+        b.extend_from_slice(&m.navigation_graph_nodes);
+        if let Some(x) = &m.crossing {
+            if x.data_chunk_ids.len() != k || x.tile_ids.len() != k {
+                o.scratch = b;
+                return Err(shape(
+                    format_args!("Meshes[{i}] crossing"),
+                    "NeighborDataChunkIds and NeighborTileIds need one entry per side",
+                ));
+            }
+            for v in x.data_chunk_ids.iter().chain(&x.tile_ids) {
+                b.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        o.put_scratch(
+            p + u64::from(data) + 2 * u64::from(off),
+            b,
+            format_args!("Meshes[{i}] record"),
+        )?;
+    }
+    Ok(())
+}
+
+pub(super) fn segment_chunk(
+    o: &mut Out,
+    p: u64,
+    c: &SegmentChunk,
+    l: &DataChunkLayout,
+) -> Result<()> {
+    let [bounds, segments, self_size] = l.segment_chunk_offsets;
+    if l.segment_bases.len() != c.segments.len() {
+        return Err(shape(
+            "SegmentChunk",
+            "stored bases do not match the segments",
+        ));
+    }
+    let header = SegmentChunkHeader {
+        bounds_offset: U32::new(bounds),
+        segments_offset: U32::new(segments),
+        self_size: U32::new(self_size),
+        segment_count: U32::new(c.segments.len() as u32),
+    };
+    o.put(p, &header, "header")?;
+    let n = c.segments.len();
+    let out = o.records::<BoundsRecord>(p + u64::from(bounds), n, "Bounds")?;
+    for (r, seg) in out.iter_mut().zip(&c.segments) {
+        *r = BoundsRecord {
+            min: position(&seg.min),
+            max: position(&seg.max),
+        };
+    }
+    let out = o.records::<SegmentRecord>(p + u64::from(segments), n, "Segments")?;
+    for ((r, seg), bases) in out.iter_mut().zip(&c.segments).zip(&l.segment_bases) {
+        *r = SegmentRecord {
+            bases: bases.map(U16::new),
+            counts: [
+                seg.navmesh_position_count,
+                seg.navmesh_count,
+                seg.navigation_graph_edge_count,
+                seg.navigation_graph_node_count,
+            ],
+        };
+    }
+    Ok(())
+}
+
+pub(super) fn segment_graph(
+    o: &mut Out,
+    p: u64,
+    g: &SegmentGraph,
+    l: &DataChunkLayout,
+) -> Result<()> {
+    let [pos, nodes, link, self_size] = l.segment_graph_offsets;
+    if l.segment_graph_link_offsets.len() != g.nodes.len() {
+        return Err(shape(
+            "SegmentGraph",
+            "stored link offsets do not match the nodes",
+        ));
+    }
+    let header = SegmentGraphHeader {
+        positions_offset: U32::new(pos),
+        nodes_offset: U32::new(nodes),
+        link_data_offset: U32::new(link),
+        zero0: U32::ZERO,
+        self_size: U32::new(self_size),
+        node_count: U16::new(len_u16(g.nodes.len(), "NodeCount")?),
+        zero1: [0; 4],
+        total_navigation_graph_node_index_count: U16::new(l.segment_graph_total_node_index_count),
+        zero2: [0; 4],
+    };
+    o.put(p, &header, "header")?;
+    let out = o.records::<PositionRecord>(p + u64::from(pos), g.nodes.len(), "Positions")?;
+    for (r, n) in out.iter_mut().zip(&g.nodes) {
+        *r = position(&n.position);
+    }
+    let nodes_at = p + u64::from(nodes);
+    for (i, (n, &off)) in g
+        .nodes
+        .iter()
+        .zip(&l.segment_graph_link_offsets)
+        .enumerate()
+    {
+        let off = bits(
+            u64::from(off),
+            20,
+            format_args!("Nodes[{i}] LinkDataOffset"),
+        )?;
+        let unknown = bits(u64::from(n.unknown), 4, format_args!("Nodes[{i}] Unknown"))?;
+        let inside = len_u8(
+            n.inside_links.len(),
+            format_args!("Nodes[{i}] InsideLinkCount"),
+        )?;
+        let record = SegmentGraphNodeRecord {
+            packed: U32::new(off | unknown << 20 | u32::from(inside) << 24),
+            island_graph_node_indices: n.island_graph_node_indices.map(U16::new),
+            crossing_data_chunk_link_count: len_u8(
+                n.crossing_data_chunk_links.len(),
+                format_args!("Nodes[{i}] CrossingDataChunkLinkCount"),
+            )?,
+            crossing_tile_link_count: len_u8(
+                n.crossing_tile_links.len(),
+                format_args!("Nodes[{i}] CrossingTileLinkCount"),
+            )?,
+        };
+        o.put(
+            nodes_at + 12 * i as u64,
+            &record,
+            format_args!("Nodes[{i}]"),
+        )?;
+        let mut b = o.take_scratch();
+        let r = segment_graph_link_block(&mut b, n, i);
+        if let Err(e) = r {
+            o.scratch = b;
+            return Err(e);
+        }
+        o.put_scratch(
+            p + u64::from(link) + 2 * u64::from(off),
+            b,
+            format_args!("Nodes[{i}] link block"),
+        )?;
+    }
+    Ok(())
+}
+
+/// The link block of SegmentGraph node `i`: its links, then the NavigationGraph node indices of
+/// every link in the same order.
+fn segment_graph_link_block(b: &mut Vec<u8>, n: &SegmentGraphNode, i: usize) -> Result<()> {
+    let count = |nodes: &[u8], list: &str, k: usize| {
+        len_u8(
+            nodes.len(),
+            format_args!("Nodes[{i}] {list}[{k}] NavGraphNodeIndexCount"),
+        )
+    };
+    for (k, li) in n.inside_links.iter().enumerate() {
+        let r = SegmentGraphInsideLinkRecord {
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(
+                &li.navigation_graph_nodes,
+                "inside_links",
+                k,
+            )?,
+            link_index: li.link_index,
+        };
+        b.extend_from_slice(r.as_bytes());
+    }
+    for (k, li) in n.crossing_data_chunk_links.iter().enumerate() {
+        let r = SegmentGraphCrossingDataChunkLinkRecord {
+            data_chunk_id: U16::new(li.data_chunk_id),
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(
+                &li.navigation_graph_nodes,
+                "crossing_data_chunk_links",
+                k,
+            )?,
+            link_index: li.link_index,
+        };
+        b.extend_from_slice(r.as_bytes());
+    }
+    for (k, li) in n.crossing_tile_links.iter().enumerate() {
+        let r = SegmentGraphCrossingTileLinkRecord {
+            tile_id: U16::new(li.tile_id),
+            data_chunk_id: U16::new(li.data_chunk_id),
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(
+                &li.navigation_graph_nodes,
+                "crossing_tile_links",
+                k,
+            )?,
+            link_index: li.link_index,
+        };
+        b.extend_from_slice(r.as_bytes());
+    }
+    for li in &n.inside_links {
+        b.extend_from_slice(&li.navigation_graph_nodes);
+    }
+    for li in &n.crossing_data_chunk_links {
+        b.extend_from_slice(&li.navigation_graph_nodes);
+    }
+    for li in &n.crossing_tile_links {
+        b.extend_from_slice(&li.navigation_graph_nodes);
+    }
+    Ok(())
+}

@@ -1,0 +1,325 @@
+//! The writer.
+//!
+//! Two phases: first the layout (the stored one of a parsed file, or the game's layout that
+//! [`crate::model::layout::compute`] derives from the model), then every record is placed at the
+//! offset that layout gives it, in one buffer of the file's length: whole zerocopy records for the
+//! arrays (`chunks.rs` for the four chunk kinds, `sections.rs` for the IslandGraphs, the
+//! SearchSpace and the ConnectTileInfo), one reused scratch buffer for link blocks and mesh
+//! records. Bit fields and counts are narrowed with an error naming the field, never wrapped.
+//!
+//! A stored layout (a file not laid out the way the game does, such as Obj2Nav2 output) is taken
+//! at its word only while it describes the model: the writer parses what it placed and keeps it
+//! when it reads back as the same model, so an unedited file, or one whose edits keep every
+//! offset (a moved position), is written byte for byte. An edit the stored offsets cannot hold (a
+//! node or a mesh more) makes the writer lay the model out the game's way instead, recomputing
+//! every offset, size, count and prefix sum; reading that back gives the model with
+//! `stored: None`, as [`Nav2File::relayout`] would.
+
+use core::fmt;
+
+use nav_core::scalar::{U16, U32};
+use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+use nav_core::{Error, Result};
+
+use crate::FORMAT;
+use crate::model::layout;
+use crate::model::*;
+use crate::records::*;
+use crate::view::Nav2View;
+use chunks::{navigation_graph, navmesh_chunk, segment_chunk, segment_graph};
+use sections::{connect_tile_info, island_graph, search_space};
+
+mod chunks;
+mod sections;
+
+/// Serialises a model: [`Nav2File::write`].
+#[deprecated(note = "use Nav2File::write")]
+pub fn write(model: &Nav2File) -> Result<Vec<u8>> {
+    model.write()
+}
+
+impl Nav2File {
+    /// The file's bytes: laid out with the stored layout while it still describes the model
+    /// (a file read and left as it was gives its bytes back), else the way the game lays files
+    /// out. Refuses, naming the field, what the format cannot hold.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        to_bytes(self)
+    }
+
+    /// Writes the file's bytes to `out` in one `write_all`. A model the format cannot hold fails
+    /// with [`std::io::ErrorKind::InvalidData`] and the [`nav_core::Error`] inside.
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        let bytes = self
+            .write()
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        out.write_all(&bytes)
+    }
+}
+
+fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
+    if model.version != VERSION && model.version != VERSION_OLD {
+        return Err(shape(
+            "version",
+            format!(
+                "{} is not a version this crate reads ({VERSION} or {VERSION_OLD})",
+                model.version
+            ),
+        ));
+    }
+    if let Some(out) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
+        return Ok(out);
+    }
+    place(model, &layout::compute(model)?)
+}
+
+/// The bytes of `model` laid out with `stored`, when that layout still describes the model:
+/// every record finds its place and the output reads back as this very model. `None` when the
+/// model was edited past what the stored offsets can hold (or the layout is the game's own, which
+/// a file does not keep), so that the writer lays the model out the game's way instead.
+pub(crate) fn stored_bytes(model: &Nav2File, stored: &StoredLayout) -> Option<Vec<u8>> {
+    let out = place(model, stored).ok()?;
+    let view = Nav2View::parse(&out).ok()?;
+    (Nav2File::from_view(&view) == *model).then_some(out)
+}
+
+/// A value that must fit `width` bits.
+fn bits(value: u64, width: u32, field: impl fmt::Display) -> Result<u32> {
+    if value >> width != 0 {
+        return Err(Error::unrepresentable(
+            FORMAT,
+            field,
+            format!("{value} does not fit the field's {width} bits"),
+        ));
+    }
+    Ok(value as u32)
+}
+
+fn len_u8(n: usize, field: impl fmt::Display) -> Result<u8> {
+    nav_core::write::narrow::<u8, usize>(FORMAT, field, n)
+}
+
+fn len_u16(n: usize, field: impl fmt::Display) -> Result<u16> {
+    nav_core::write::narrow::<u16, usize>(FORMAT, field, n)
+}
+
+fn shape(field: impl fmt::Display, message: impl fmt::Display) -> Error {
+    Error::unrepresentable(FORMAT, field, message)
+}
+
+/// The output buffer: records are put at absolute offsets, whole, as their zerocopy bytes. A
+/// scratch buffer, reused, assembles the variable-length blocks.
+struct Out {
+    buf: Vec<u8>,
+    scratch: Vec<u8>,
+}
+
+impl Out {
+    /// The `len` bytes at `at`, or an error naming `field` when they are past the file.
+    #[inline]
+    fn slot(&mut self, at: u64, len: usize, field: impl fmt::Display) -> Result<&mut [u8]> {
+        let total = self.buf.len();
+        let range = usize::try_from(at)
+            .ok()
+            .and_then(|s| s.checked_add(len).map(|e| s..e));
+        match range.and_then(|r| self.buf.get_mut(r)) {
+            Some(slot) => Ok(slot),
+            None => Err(past_the_file(field, len, at, total)),
+        }
+    }
+
+    #[inline]
+    fn put_bytes(&mut self, at: u64, bytes: &[u8], field: impl fmt::Display) -> Result<()> {
+        self.slot(at, bytes.len(), field)?.copy_from_slice(bytes);
+        Ok(())
+    }
+
+    /// One record (or a slice of records), as its bytes.
+    #[inline]
+    fn put<T: IntoBytes + Immutable + ?Sized>(
+        &mut self,
+        at: u64,
+        value: &T,
+        field: impl fmt::Display,
+    ) -> Result<()> {
+        self.put_bytes(at, value.as_bytes(), field)
+    }
+
+    /// `n` records at `at`, to be filled in place.
+    #[inline]
+    fn records<T: FromBytes + IntoBytes + KnownLayout + Immutable + Unaligned>(
+        &mut self,
+        at: u64,
+        n: usize,
+        field: impl fmt::Display,
+    ) -> Result<&mut [T]> {
+        let len = n.saturating_mul(core::mem::size_of::<T>());
+        let slot = self.slot(at, len, &field)?;
+        <[T]>::mut_from_bytes(slot).map_err(|_| shape(field, "records do not fit their type"))
+    }
+
+    /// The scratch buffer, emptied; give it back with [`Out::put_scratch`].
+    fn take_scratch(&mut self) -> Vec<u8> {
+        let mut b = core::mem::take(&mut self.scratch);
+        b.clear();
+        b
+    }
+
+    /// Puts the scratch buffer's bytes at `at` and keeps the buffer for the next block.
+    fn put_scratch(&mut self, at: u64, b: Vec<u8>, field: impl fmt::Display) -> Result<()> {
+        let r = self.put_bytes(at, &b, field);
+        self.scratch = b;
+        r
+    }
+}
+
+#[cold]
+fn past_the_file(field: impl fmt::Display, len: usize, at: u64, total: usize) -> Error {
+    shape(
+        field,
+        format!(
+            "{len} bytes at offset {at:#x} do not fit the {total}-byte file the layout describes"
+        ),
+    )
+}
+
+fn position(p: &Position) -> PositionRecord {
+    PositionRecord {
+        xyz: p.map(U16::new),
+    }
+}
+
+fn pos_bytes(p: &Position) -> [u8; 6] {
+    let mut b = [0u8; 6];
+    for (i, v) in p.iter().enumerate() {
+        if let Some(s) = b.get_mut(2 * i..2 * i + 2) {
+            s.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    b
+}
+
+fn u16s(v: &[u16]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn words(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Puts every record of `m` where `l` says.
+pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
+    let length = l.length as usize;
+    if length > MAX_FILE_LEN {
+        return Err(shape(
+            "stored length",
+            format!("{length} bytes is more than the {MAX_FILE_LEN} bytes this crate writes"),
+        ));
+    }
+    if l.data_chunks.len() != m.data_chunks.len()
+        || l.island_graphs.len() != m.island_graphs.len()
+        || l.search_space.is_some() != m.search_space.is_some()
+        || l.connect_tile_info.is_some() != m.connect_tile_info.is_some()
+    {
+        return Err(shape(
+            "stored",
+            "the stored layout has a different number of chunks or sections than the model",
+        ));
+    }
+    let mut o = Out {
+        buf: vec![0u8; length],
+        scratch: Vec::with_capacity(64),
+    };
+
+    // FileHeader.
+    let graph_count = len_u8(m.island_graphs.len(), "IslandGraphCount")?;
+    let mut h = Vec::with_capacity(96);
+    h.extend(words(&[
+        m.version,
+        l.file_size,
+        l.chunks_offset,
+        l.chunk_count,
+        l.search_space_offset,
+        m.file_uid.0,
+        l.island_graphs_offset,
+        m.unknown_crossing_tile_link_related,
+    ]));
+    h.extend(words(&m.origin.map(|f| f.0)));
+    h.extend(words(&[
+        l.connect_tile_info_offset,
+        0,
+        l.chunk_descs_offset,
+        l.chunk_descs_data_size,
+        0,
+        0,
+    ]));
+    h.extend(u16s(&m.denominator));
+    h.extend(m.weight_denominator.to_le_bytes());
+    h.extend([m.feature_flags, graph_count, m.pre2014_unknown_index, 0]);
+    h.extend(m.header_tail);
+    o.put_bytes(0, &h, "FileHeader")?;
+
+    // ChunkDescs.
+    let descs_at = u64::from(l.chunk_descs_offset);
+    o.put(
+        descs_at,
+        &U32::new(l.chunk_desc_entry_count),
+        "ChunkDescs EntryCount",
+    )?;
+    let descs = o.records::<ChunkDescRecord>(descs_at + 4, l.chunk_descs.len(), "ChunkDescs")?;
+    for (r, c) in descs.iter_mut().zip(&l.chunk_descs) {
+        *r = ChunkDescRecord {
+            uid: U32::new(c.uid.0),
+            data_offset: U32::new(c.data_offset),
+            type_and_size: U32::new(c.type_and_size),
+        };
+    }
+
+    // Chunks, by type.
+    let mut at = u64::from(l.chunks_offset);
+    for (kind, ty) in [(0usize, 0u32), (1, 1), (2, 4), (3, 3)] {
+        for (i, (dc, dl)) in m.data_chunks.iter().zip(&l.data_chunks).enumerate() {
+            let c = dl.chunks.get(kind).copied().unwrap_or_default();
+            let ctx = format_args!("data_chunks[{i}] chunk type {ty}");
+            let head = ChunkHeader {
+                chunk_type: U32::new(ty),
+                next_chunk_offset: U32::new(c.next_chunk_offset),
+                data_offset: U32::new(c.data_offset),
+                uid: U32::new(dc.uid.0),
+            };
+            o.put(at, &head, ctx)?;
+            let p = at + u64::from(c.data_offset);
+            let r = match kind {
+                0 => navigation_graph(&mut o, p, &dc.navigation_graph, dl),
+                1 => navmesh_chunk(&mut o, p, &dc.navmesh_chunk, dl),
+                2 => segment_chunk(&mut o, p, &dc.segment_chunk, dl),
+                _ => segment_graph(&mut o, p, &dc.segment_graph, dl),
+            };
+            r.map_err(|e| e.within(format_args!("data_chunks[{i}] chunk type {ty}")))?;
+            at += u64::from(c.next_chunk_offset);
+        }
+    }
+
+    // IslandGraphs.
+    let mut at = u64::from(l.island_graphs_offset);
+    for (i, (g, gl)) in m.island_graphs.iter().zip(&l.island_graphs).enumerate() {
+        island_graph(&mut o, at, g, gl).map_err(|e| e.within(format_args!("IslandGraphs[{i}]")))?;
+        at += u64::from(gl.offsets[0]);
+    }
+
+    if let (Some(ss), Some(sl)) = (&m.search_space, &l.search_space) {
+        search_space(&mut o, u64::from(l.search_space_offset), ss, sl)
+            .map_err(|e| e.within("SearchSpace"))?;
+    }
+    if let (Some(c), Some(cl)) = (&m.connect_tile_info, &l.connect_tile_info) {
+        connect_tile_info(&mut o, u64::from(l.connect_tile_info_offset), c, cl)
+            .map_err(|e| e.within("ConnectTileInfo"))?;
+    }
+    for (i, r) in l.residue.iter().enumerate() {
+        o.put_bytes(
+            u64::from(r.offset),
+            &r.bytes,
+            format_args!("stored residue[{i}]"),
+        )?;
+    }
+    Ok(o.buf)
+}

@@ -1,0 +1,213 @@
+//! The sections after the chunks: IslandGraphs, SearchSpace and ConnectTileInfo.
+
+use super::*;
+
+pub(super) fn island_graph(
+    o: &mut Out,
+    g: u64,
+    ig: &IslandGraph,
+    l: &IslandGraphLayout,
+) -> Result<()> {
+    let [size, nodes, link, low, seg, groups, infos] = l.offsets;
+    if l.link_offsets.len() != ig.nodes.len() {
+        return Err(shape(
+            "IslandGraph",
+            "stored link offsets do not match the nodes",
+        ));
+    }
+    let count = len_u16(ig.nodes.len(), "NodeCount")?;
+    o.put_bytes(
+        g,
+        &u16s(&[size, nodes, count, link, low, seg, groups, infos]),
+        "header",
+    )?;
+    let mut recs = Vec::with_capacity(ig.nodes.len() * 14);
+    let mut lows = Vec::with_capacity(ig.nodes.len() * 8);
+    let mut counts = Vec::with_capacity(ig.nodes.len());
+    for (i, (n, &off)) in ig.nodes.iter().zip(&l.link_offsets).enumerate() {
+        recs.extend(pos_bytes(&n.position));
+        recs.extend(u16s(&[
+            n.attributes,
+            off,
+            len_u16(
+                n.crossing_tile_links.len(),
+                format_args!("Nodes[{i}] CrossingTileLinkCount"),
+            )?,
+        ]));
+        recs.push(len_u8(
+            n.inside_links.len(),
+            format_args!("Nodes[{i}] InsideLinkCount"),
+        )?);
+        recs.push(len_u8(
+            n.crossing_data_chunk_links.len(),
+            format_args!("Nodes[{i}] CrossingDataChunkLinkCount"),
+        )?);
+        let mut b = Vec::new();
+        for c in &n.crossing_data_chunk_links {
+            b.extend(c.data_chunk_uid.0.to_le_bytes());
+            b.extend(u16s(&[c.weight, c.node_index]));
+        }
+        for c in &n.inside_links {
+            b.extend(u16s(&[c.weight, c.node_index]));
+        }
+        for c in &n.crossing_tile_links {
+            b.extend(c.0.to_le_bytes());
+        }
+        o.put_bytes(
+            g + u64::from(link) + u64::from(off),
+            &b,
+            format_args!("Nodes[{i}] link block"),
+        )?;
+        let lg = &n.low_graph_node_link;
+        lows.extend(lg.data_chunk_uid.0.to_le_bytes());
+        lows.extend(u16s(&[
+            lg.segment_graph_node_index,
+            lg.navigation_graph_node_index,
+        ]));
+        counts.push(n.segment_count);
+    }
+    o.put_bytes(g + u64::from(nodes), &recs, "Nodes")?;
+    o.put_bytes(g + u64::from(low), &lows, "LowGraphNodeLinks")?;
+    o.put_bytes(g + u64::from(seg), &u16s(&counts), "SegmentCounts")?;
+    let mut grp = Vec::with_capacity(24);
+    let mut sum = 0usize;
+    for (c, start) in ig
+        .connect_side_info_groups
+        .iter()
+        .zip(l.group_start_indices)
+    {
+        grp.extend(u16s(&[c.tile_id, start, c.count]));
+        sum += usize::from(c.count);
+    }
+    if sum != ig.connect_side_infos.len() {
+        return Err(shape(
+            "ConnectSideInfos",
+            format!(
+                "{} infos, but the ConnectSideInfoGroups count {sum}",
+                ig.connect_side_infos.len()
+            ),
+        ));
+    }
+    o.put_bytes(g + u64::from(groups), &grp, "ConnectSideInfoGroups")?;
+    let mut inf = Vec::with_capacity(sum * 4);
+    for c in &ig.connect_side_infos {
+        inf.extend(u16s(&[c.weight, c.node_index]));
+    }
+    o.put_bytes(g + u64::from(infos), &inf, "ConnectSideInfos")?;
+    Ok(())
+}
+
+pub(super) fn search_space(
+    o: &mut Out,
+    s: u64,
+    ss: &SearchSpace,
+    l: &SearchSpaceLayout,
+) -> Result<()> {
+    let blocks = ss
+        .block_count
+        .iter()
+        .try_fold(1u64, |a, c| a.checked_mul(u64::from(*c)));
+    if blocks != Some(ss.buckets.len() as u64) || l.start_offsets.len() != ss.buckets.len() {
+        return Err(shape(
+            "buckets",
+            format!(
+                "{} buckets for {}×{}×{} blocks",
+                ss.buckets.len(),
+                ss.block_count[0],
+                ss.block_count[1],
+                ss.block_count[2]
+            ),
+        ));
+    }
+    let [descs, entries, self_size] = l.offsets;
+    let mut h = words(&ss.origin.map(|f| f.0));
+    h.extend(ss.range_y.to_le_bytes());
+    h.extend([0u8; 2]);
+    h.extend(words(&ss.block_count));
+    h.extend(words(&[
+        ss.block_size_xz,
+        ss.block_size_y,
+        descs,
+        entries,
+        self_size,
+    ]));
+    o.put_bytes(s, &h, "header")?;
+    let mut d = Vec::with_capacity(ss.buckets.len() * 8);
+    for (i, (b, &start)) in ss.buckets.iter().zip(&l.start_offsets).enumerate() {
+        d.extend(start.to_le_bytes());
+        d.extend(len_u16(b.entries.len(), format_args!("BucketDescs[{i}] Count"))?.to_le_bytes());
+        d.extend([b.min_y, b.max_y]);
+        let mut e = Vec::new();
+        for (k, en) in b.entries.iter().enumerate() {
+            e.extend(en.data_chunk_uid.0.to_le_bytes());
+            let n: u32 = nav_core::write::narrow(
+                FORMAT,
+                format_args!("buckets[{i}] entries[{k}] SegmentCount"),
+                en.segment_indices.len(),
+            )?;
+            e.extend(n.to_le_bytes());
+            e.extend(u16s(&en.segment_indices));
+        }
+        let at = s + u64::from(descs) + 8 * i as u64 + u64::from(start);
+        o.put_bytes(at, &e, format_args!("BucketDescs[{i}] entries"))?;
+    }
+    o.put_bytes(s + u64::from(descs), &d, "BucketDescs")?;
+    Ok(())
+}
+
+pub(super) fn connect_tile_info(
+    o: &mut Out,
+    c: u64,
+    t: &ConnectTileInfo,
+    l: &[u16; 3],
+) -> Result<()> {
+    let mut h = u16s(l);
+    h.extend(u16s(&[
+        len_u16(t.groups.len(), "GroupCount")?,
+        len_u16(t.infos.len(), "InfoCount")?,
+        len_u16(t.nodes.len(), "NodeCount")?,
+    ]));
+    o.put_bytes(c, &h, "header")?;
+    let mut g = Vec::new();
+    for (i, x) in t.groups.iter().enumerate() {
+        g.extend(x.name.to_le_bytes());
+        let count = bits(u64::from(x.count), 5, format_args!("Groups[{i}] Count"))?;
+        let start = bits(
+            u64::from(x.start_index),
+            11,
+            format_args!("Groups[{i}] StartIndex"),
+        )?;
+        g.extend(((count | start << 5) as u16).to_le_bytes());
+    }
+    o.put_bytes(c + 2 * u64::from(l[0]), &g, "Groups")?;
+    let mut f = Vec::new();
+    for (i, x) in t.infos.iter().enumerate() {
+        let count = bits(u64::from(x.count), 5, format_args!("Infos[{i}] Count"))?;
+        let start = bits(
+            u64::from(x.start_index),
+            11,
+            format_args!("Infos[{i}] StartIndex"),
+        )?;
+        f.extend(u16s(&[x.data_chunk_id, (count | start << 5) as u16]));
+    }
+    o.put_bytes(c + 2 * u64::from(l[1]), &f, "Infos")?;
+    let mut n = Vec::new();
+    for (i, x) in t.nodes.iter().enumerate() {
+        let mi = bits(
+            u64::from(x.navmesh_index),
+            14,
+            format_args!("Nodes[{i}] NavmeshIndex"),
+        )?;
+        let ni = bits(
+            u64::from(x.navmesh_neighbor_index),
+            2,
+            format_args!("Nodes[{i}] NavmeshNeighborIndex"),
+        )?;
+        n.extend(u16s(&[
+            x.navigation_graph_node_index,
+            (mi | ni << 14) as u16,
+        ]));
+    }
+    o.put_bytes(c + 2 * u64::from(l[2]), &n, "Nodes")?;
+    Ok(())
+}
