@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod export;
 pub mod font;
+pub mod import;
 pub mod palette;
 pub mod registry;
 pub mod render;
