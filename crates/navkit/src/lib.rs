@@ -6,6 +6,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod cli;
+pub mod diff;
 pub mod export;
 pub mod font;
 pub mod import;
