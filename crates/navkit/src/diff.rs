@@ -32,8 +32,8 @@ pub enum Tree {
     Int(i64),
     /// An unsigned integer.
     Uint(u64),
-    /// A wide integer.
-    Wide(i128),
+    /// A wide integer (boxed: rare, and an `i128` would double the size of every node).
+    Wide(Box<i128>),
     /// An `f32`, by its bits.
     F32(u32),
     /// An `f64`, by its bits.
@@ -49,8 +49,11 @@ pub enum Tree {
     /// An enum variant without content.
     Tag(&'static str),
     /// An enum variant with content.
-    Variant(&'static str, Box<Tree>),
+    Variant(Box<(&'static str, Tree)>),
 }
+
+// A node is three words: keep it so (a model has millions of them).
+const _: () = assert!(core::mem::size_of::<Tree>() == 24);
 
 impl Tree {
     /// The tree of any serialisable value.
@@ -99,7 +102,7 @@ struct MapBuilder {
 
 fn wrap(variant: Option<&'static str>, t: Tree) -> Tree {
     match variant {
-        Some(v) => Tree::Variant(v, Box::new(t)),
+        Some(v) => Tree::Variant(Box::new((v, t))),
         None => t,
     }
 }
@@ -131,7 +134,7 @@ impl ser::Serializer for TreeSerializer {
         Ok(Tree::Int(v))
     }
     fn serialize_i128(self, v: i128) -> Result<Tree, TreeError> {
-        Ok(Tree::Wide(v))
+        Ok(Tree::Wide(Box::new(v)))
     }
     fn serialize_u8(self, v: u8) -> Result<Tree, TreeError> {
         Ok(Tree::Uint(v.into()))
@@ -147,7 +150,7 @@ impl ser::Serializer for TreeSerializer {
     }
     fn serialize_u128(self, v: u128) -> Result<Tree, TreeError> {
         i128::try_from(v)
-            .map(Tree::Wide)
+            .map(|v| Tree::Wide(Box::new(v)))
             .map_err(|_| TreeError("a u128 past i128".into()))
     }
     fn serialize_f32(self, v: f32) -> Result<Tree, TreeError> {
@@ -199,7 +202,7 @@ impl ser::Serializer for TreeSerializer {
         variant: &'static str,
         value: &T,
     ) -> Result<Tree, TreeError> {
-        Ok(Tree::Variant(variant, Box::new(value.serialize(self)?)))
+        Ok(Tree::Variant(Box::new((variant, value.serialize(self)?))))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder, TreeError> {
         Ok(SeqBuilder {
@@ -261,49 +264,28 @@ impl SeqBuilder {
     }
 }
 
-impl ser::SerializeSeq for SeqBuilder {
-    type Ok = Tree;
-    type Error = TreeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TreeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Tree, TreeError> {
-        Ok(self.done())
-    }
+/// The four sequence-like serde traits, all collecting into a [`SeqBuilder`].
+macro_rules! seq_impl {
+    ($($trait:ident :: $method:ident),*) => {$(
+        impl ser::$trait for SeqBuilder {
+            type Ok = Tree;
+            type Error = TreeError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TreeError> {
+                self.push(value)
+            }
+            fn end(self) -> Result<Tree, TreeError> {
+                Ok(self.done())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for SeqBuilder {
-    type Ok = Tree;
-    type Error = TreeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TreeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Tree, TreeError> {
-        Ok(self.done())
-    }
-}
-
-impl ser::SerializeTupleStruct for SeqBuilder {
-    type Ok = Tree;
-    type Error = TreeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TreeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Tree, TreeError> {
-        Ok(self.done())
-    }
-}
-
-impl ser::SerializeTupleVariant for SeqBuilder {
-    type Ok = Tree;
-    type Error = TreeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TreeError> {
-        self.push(value)
-    }
-    fn end(self) -> Result<Tree, TreeError> {
-        Ok(self.done())
-    }
-}
+seq_impl!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl MapBuilder {
     fn done(self) -> Tree {
@@ -407,7 +389,7 @@ fn integer(t: &Tree) -> Option<i128> {
     match t {
         Tree::Int(v) => Some((*v).into()),
         Tree::Uint(v) => Some((*v).into()),
-        Tree::Wide(v) => Some(*v),
+        Tree::Wide(v) => Some(**v),
         _ => None,
     }
 }
@@ -417,11 +399,11 @@ fn key_of(rule: Identity, t: &Tree) -> Option<String> {
     match rule {
         Identity::Field(name) => integer(field(t, name)?).map(|v| format!("{name} {v}")),
         Identity::FormId => match t {
-            Tree::Variant("Record", r) => integer(field(r, "form_id")?)
-                .map(|v| format!("FormID {v:#010X}").replace("0X", "0x")),
-            Tree::Variant("Group", g) => {
-                let label = integer(field(g, "label")?)?;
-                let kind = integer(field(g, "group_type")?)?;
+            Tree::Variant(v) if v.0 == "Record" => integer(field(&v.1, "form_id")?)
+                .map(|id| format!("FormID {id:#010X}").replace("0X", "0x")),
+            Tree::Variant(v) if v.0 == "Group" => {
+                let label = integer(field(&v.1, "label")?)?;
+                let kind = integer(field(&v.1, "group_type")?)?;
                 // A top group's label is a record signature (`NAVM`): show it as one.
                 let signature = u32::try_from(label)
                     .ok()
@@ -523,8 +505,8 @@ pub fn show(t: &Tree) -> String {
             let _ = write!(s, "{{{} fields}}", fields.len());
         }
         Tree::Tag(v) => s.push_str(v),
-        Tree::Variant(v, inner) => {
-            let _ = write!(s, "{v} {}", show(inner));
+        Tree::Variant(v) => {
+            let _ = write!(s, "{} {}", v.0, show(&v.1));
         }
     }
     s
@@ -649,9 +631,9 @@ fn walk(
                 });
             }
         }
-        (Tree::Variant(va, ia), Tree::Variant(vb, ib)) if va == vb => {
+        (Tree::Variant(va), Tree::Variant(vb)) if va.0 == vb.0 => {
             // The variant name adds nothing to the path when both sides agree on it.
-            walk(format, path, field_name, ia, ib, out);
+            walk(format, path, field_name, &va.1, &vb.1, out);
         }
         _ => out.push(Change {
             path: if path.is_empty() {
