@@ -68,7 +68,7 @@ impl Tree {
 
 /// The error of [`TreeSerializer`].
 #[derive(Debug)]
-pub struct TreeError(String);
+struct TreeError(String);
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -566,6 +566,16 @@ fn walk(
     }
     let len = path.len();
     match (a, b) {
+        (Tree::Map(fa), Tree::Map(fb))
+            if fa.len() == fb.len() && fa.iter().zip(fb.iter()).all(|(x, y)| x.0 == y.0) =>
+        {
+            // The same fields in the same order: the usual case, two records of one struct.
+            for ((k, va), (_, vb)) in fa.iter().zip(fb.iter()) {
+                push_field(path, k);
+                walk(format, path, Some(k), va, vb, out);
+                path.truncate(len);
+            }
+        }
         (Tree::Map(fa), Tree::Map(fb)) => {
             // Fields in the first model's order; then those only in the second.
             let index_b: HashMap<&str, usize> = fb
@@ -789,6 +799,29 @@ mod tests {
         let mut c = mesh();
         c.areas[1].id = 1;
         assert_eq!(lines(&a, &c), ["areas[1].id: 2 -> 1"]);
+    }
+
+    #[test]
+    fn fields_only_on_one_side_are_added_or_removed() {
+        #[derive(Serialize)]
+        struct Old {
+            a: u8,
+            b: u8,
+        }
+        #[derive(Serialize)]
+        struct New {
+            a: u8,
+            c: u8,
+        }
+        let (x, y) = (
+            Tree::of(&Old { a: 1, b: 2 }).unwrap(),
+            Tree::of(&New { a: 3, c: 2 }).unwrap(),
+        );
+        let got: Vec<String> = diff("nav-quake", &x, &y)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(got, ["a: 1 -> 3", "b: removed", "c: added"]);
     }
 
     #[test]

@@ -458,3 +458,44 @@ fn down_facing_triangles_are_turned_and_counted() {
     let o = navkit(&["build", "--format", "nav2-mgsv", "mesh.fbx", "-o", "y"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn gltf_node_transforms_and_data_uris_are_read() {
+    // One triangle, counter-clockwise seen from above (Y up), in a node moved by (100, 5, 0);
+    // its buffer inline as base64.
+    let gltf = temp("moved.gltf");
+    std::fs::write(
+        &gltf,
+        r#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+        "nodes":[{"mesh":0,"translation":[100,5,0]}],
+        "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3",
+          "min":[0,0,-10],"max":[10,0,0]}],
+        "bufferViews":[{"buffer":0,"byteLength":36}],
+        "buffers":[{"byteLength":36,
+          "uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAgQQAAAAAAAAAAAAAgQQAAAAAAACDB"}]}"#,
+    )
+    .unwrap();
+    let out = temp("moved.nvnm");
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nvnm-skyrim",
+        gltf.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("turned"), "{}", stderr(&o));
+    // Skyrim is Z up: (x, y, z) Y-up is (x, -z, y) there; export turns it back.
+    let bytes = std::fs::read(&out).unwrap();
+    let g = registry::by_name("nvnm-skyrim")
+        .unwrap()
+        .geometry(&bytes)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        g.vertices,
+        [[100.0, 0.0, 5.0], [110.0, 0.0, 5.0], [110.0, 10.0, 5.0]]
+    );
+}
