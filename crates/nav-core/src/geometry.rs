@@ -20,6 +20,37 @@ pub enum UpAxis {
     Z,
 }
 
+impl UpAxis {
+    /// A point of this axis convention in the Y-up, right-handed convention of glTF and OBJ: a
+    /// Z-up `(x, y, z)` becomes `(x, z, -y)`. A rotation (no mirror), so a triangle that is
+    /// counter-clockwise seen from above stays so. [`UpAxis::from_y_up`] is its exact inverse.
+    pub fn to_y_up(self, p: [f32; 3]) -> [f32; 3] {
+        match self {
+            UpAxis::Y => p,
+            UpAxis::Z => [p[0], p[2], -p[1]],
+        }
+    }
+
+    /// A Y-up, right-handed point (glTF, OBJ) in this axis convention: a Z-up world gets
+    /// `(x, -z, y)`. The exact inverse of [`UpAxis::to_y_up`] (only negation and swaps, so every
+    /// bit comes back).
+    pub fn from_y_up(self, p: [f32; 3]) -> [f32; 3] {
+        match self {
+            UpAxis::Y => p,
+            UpAxis::Z => [p[0], -p[2], p[1]],
+        }
+    }
+
+    /// The two horizontal coordinates of a point, as (east, north) seen from above.
+    pub fn plan(self, p: [f32; 3]) -> (f32, f32) {
+        match self {
+            UpAxis::Z => (p[0], p[1]),
+            // Y-up worlds are right-handed with Z toward the viewer; looking down, -Z is north.
+            UpAxis::Y => (p[0], -p[2]),
+        }
+    }
+}
+
 /// A polygon over [`Geometry::vertices`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Polygon {
@@ -133,19 +164,12 @@ impl Geometry {
 
     /// The two horizontal coordinates of a point, as (east, north) seen from above.
     pub fn plan(&self, p: [f32; 3]) -> (f32, f32) {
-        match self.up {
-            UpAxis::Z => (p[0], p[1]),
-            // Y-up worlds are right-handed with Z toward the viewer; looking down, -Z is north.
-            UpAxis::Y => (p[0], -p[2]),
-        }
+        self.up.plan(p)
     }
 
     /// A point in the Y-up, right-handed convention of glTF and OBJ.
     pub fn y_up(&self, p: [f32; 3]) -> [f32; 3] {
-        match self.up {
-            UpAxis::Y => p,
-            UpAxis::Z => [p[0], p[2], -p[1]],
-        }
+        self.up.to_y_up(p)
     }
 
     /// Smallest and largest plan coordinates of every vertex and node with finite coordinates,
@@ -194,6 +218,122 @@ pub struct TriangleMesh {
     pub triangles: Vec<[u32; 3]>,
 }
 
+/// Why [`TriangleMesh::face_up`] refuses a triangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriangleFault {
+    /// A corner names no vertex.
+    MissingVertex,
+    /// Two corners are the same vertex.
+    RepeatedVertex,
+    /// A corner has a coordinate that is not a finite number.
+    NotFinite,
+    /// The corners are on one line (or one point): the triangle has no area.
+    Degenerate,
+    /// The triangle has an area but none seen from above: it stands upright.
+    Vertical,
+}
+
+impl core::fmt::Display for TriangleFault {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            TriangleFault::MissingVertex => "names a vertex that does not exist",
+            TriangleFault::RepeatedVertex => "repeats a vertex",
+            TriangleFault::NotFinite => "has a corner that is not a finite position",
+            TriangleFault::Degenerate => "is degenerate: its corners are on one line",
+            TriangleFault::Vertical => "is vertical: it has no area seen from above",
+        })
+    }
+}
+
+/// A triangle [`TriangleMesh::face_up`] refuses: its index in [`TriangleMesh::triangles`] and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefusedTriangle {
+    /// Index of the triangle.
+    pub index: usize,
+    /// What is wrong with it.
+    pub fault: TriangleFault,
+}
+
+impl core::fmt::Display for RefusedTriangle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "triangles[{}] {}", self.index, self.fault)
+    }
+}
+
+impl TriangleMesh {
+    /// Turns every triangle to face up in a world where `up` points up: a triangle that is
+    /// clockwise seen from above gets two corners swapped, so that all are counter-clockwise as
+    /// [`TriangleMesh::triangles`] requires. Returns how many were turned.
+    ///
+    /// Refuses, changing nothing, when any triangle cannot face up: vertical ones (no area seen
+    /// from above) and degenerate ones (a missing or repeated vertex, a non-finite corner,
+    /// corners on one line). The error lists every such triangle, by index.
+    ///
+    /// Orientation is the sign of the plan cross product computed in `f64` from the `f32`
+    /// coordinates, as the builders compute it, so a triangle kept here is one they accept.
+    pub fn face_up(&mut self, up: UpAxis) -> Result<usize, Vec<RefusedTriangle>> {
+        let mut refused = Vec::new();
+        let mut turn = Vec::new();
+        for (index, t) in self.triangles.iter().enumerate() {
+            match self.facing(up, *t) {
+                Ok(true) => {}
+                Ok(false) => turn.push(index),
+                Err(fault) => refused.push(RefusedTriangle { index, fault }),
+            }
+        }
+        if !refused.is_empty() {
+            return Err(refused);
+        }
+        for &i in &turn {
+            if let Some(t) = self.triangles.get_mut(i) {
+                t.swap(1, 2);
+            }
+        }
+        Ok(turn.len())
+    }
+
+    /// Whether a triangle faces up (`true`) or down (`false`), or why it does neither.
+    fn facing(&self, up: UpAxis, t: [u32; 3]) -> Result<bool, TriangleFault> {
+        let [a, b, c] = t;
+        if a == b || b == c || c == a {
+            return Err(TriangleFault::RepeatedVertex);
+        }
+        let corner = |v: u32| self.vertices.get(usize::try_from(v).ok()?).copied();
+        let (Some(pa), Some(pb), Some(pc)) = (corner(a), corner(b), corner(c)) else {
+            return Err(TriangleFault::MissingVertex);
+        };
+        if [pa, pb, pc].iter().flatten().any(|c| !c.is_finite()) {
+            return Err(TriangleFault::NotFinite);
+        }
+        let plan = |p: [f32; 3]| {
+            let (x, y) = up.plan(p);
+            [f64::from(x), f64::from(y)]
+        };
+        let (qa, qb, qc) = (plan(pa), plan(pb), plan(pc));
+        let cross = (qb[0] - qa[0]) * (qc[1] - qa[1]) - (qb[1] - qa[1]) * (qc[0] - qa[0]);
+        if cross > 0.0 {
+            return Ok(true);
+        }
+        if cross < 0.0 {
+            return Ok(false);
+        }
+        let sub = |p: [f32; 3], q: [f32; 3]| -> [f64; 3] {
+            core::array::from_fn(|i| f64::from(p[i]) - f64::from(q[i]))
+        };
+        let (u, v) = (sub(pb, pa), sub(pc, pa));
+        let normal = [
+            u[1] * v[2] - u[2] * v[1],
+            u[2] * v[0] - u[0] * v[2],
+            u[0] * v[1] - u[1] * v[0],
+        ];
+        if normal.iter().all(|n| *n == 0.0) {
+            Err(TriangleFault::Degenerate)
+        } else {
+            Err(TriangleFault::Vertical)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,5 +353,118 @@ mod tests {
         assert_eq!(g.plan_bounds(), Some(((0.0, 0.0), (2.0, 3.0))));
         g.links[0].to = 9;
         assert!(!g.is_consistent());
+    }
+
+    /// The determinant of the linear map `f` (its columns are the images of the unit vectors).
+    fn determinant(f: impl Fn([f32; 3]) -> [f32; 3]) -> f32 {
+        let [a, b, c] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].map(&f);
+        a[0] * (b[1] * c[2] - b[2] * c[1]) - b[0] * (a[1] * c[2] - a[2] * c[1])
+            + c[0] * (a[1] * b[2] - a[2] * b[1])
+    }
+
+    #[test]
+    fn y_up_conversions_are_inverse_rotations() {
+        let odd = [1.5, -2.25e-7, f32::MAX];
+        for up in [UpAxis::Y, UpAxis::Z] {
+            for p in [[1.0, 2.0, 3.0], [-0.0, 0.1, -7.5], odd] {
+                let back = up.from_y_up(up.to_y_up(p));
+                assert_eq!(back.map(f32::to_bits), p.map(f32::to_bits), "{up:?} {p:?}");
+                let there = up.to_y_up(up.from_y_up(p));
+                assert_eq!(there.map(f32::to_bits), p.map(f32::to_bits), "{up:?} {p:?}");
+            }
+            // Rotations, not mirrors: handedness is kept.
+            assert_eq!(determinant(|p| up.to_y_up(p)), 1.0, "{up:?}");
+            assert_eq!(determinant(|p| up.from_y_up(p)), 1.0, "{up:?}");
+        }
+        // Up goes to up, and the plan seen from above is the same picture.
+        assert_eq!(UpAxis::Z.to_y_up([0.0, 0.0, 1.0]), [0.0, 1.0, 0.0]);
+        assert_eq!(UpAxis::Z.from_y_up([0.0, 1.0, 0.0]), [0.0, 0.0, 1.0]);
+        let p = [3.0, 4.0, 5.0];
+        assert_eq!(UpAxis::Z.plan(p), UpAxis::Y.plan(UpAxis::Z.to_y_up(p)));
+    }
+
+    fn mesh(vertices: &[[f32; 3]], triangles: &[[u32; 3]]) -> TriangleMesh {
+        TriangleMesh {
+            vertices: vertices.to_vec(),
+            triangles: triangles.to_vec(),
+        }
+    }
+
+    #[test]
+    fn face_up_turns_down_facing_triangles_in_either_axis_convention() {
+        // Z up: counter-clockwise in the XY plane is up.
+        let square = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        let mut m = mesh(&square, &[[0, 1, 2], [0, 3, 2]]);
+        assert_eq!(m.face_up(UpAxis::Z), Ok(1));
+        assert_eq!(m.triangles, [[0, 1, 2], [0, 2, 3]]);
+        assert_eq!(m.face_up(UpAxis::Z), Ok(0));
+        // The same triangles turned to Y up face up there too: nothing to turn.
+        let mut y = mesh(
+            &square.map(|p| UpAxis::Z.to_y_up(p)),
+            &[[0, 1, 2], [0, 2, 3]],
+        );
+        assert_eq!(y.face_up(UpAxis::Y), Ok(0));
+        // Read with the wrong axis, the square is vertical.
+        assert_eq!(
+            y.clone().face_up(UpAxis::Z),
+            Err(vec![
+                RefusedTriangle {
+                    index: 0,
+                    fault: TriangleFault::Vertical
+                },
+                RefusedTriangle {
+                    index: 1,
+                    fault: TriangleFault::Vertical
+                },
+            ])
+        );
+        // Y up, clockwise seen from +Y: turned.
+        y.triangles[1] = [0, 3, 2];
+        assert_eq!(y.face_up(UpAxis::Y), Ok(1));
+        assert_eq!(y.triangles[1], [0, 2, 3]);
+    }
+
+    #[test]
+    fn face_up_refuses_vertical_and_degenerate_triangles_by_index_and_changes_nothing() {
+        let v = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [2.0, 0.0, 0.0],
+            [f32::NAN, 0.0, 0.0],
+        ];
+        let tris = [
+            [0, 2, 1], // down: would be turned
+            [0, 1, 3], // vertical wall
+            [0, 1, 4], // on one line
+            [0, 0, 1], // repeated vertex
+            [0, 1, 9], // missing vertex
+            [0, 1, 5], // not finite
+            [0, 1, 2], // fine
+        ];
+        let mut m = mesh(&v, &tris);
+        let err = m.face_up(UpAxis::Z).unwrap_err();
+        let got: Vec<_> = err.iter().map(|r| (r.index, r.fault)).collect();
+        assert_eq!(
+            got,
+            [
+                (1, TriangleFault::Vertical),
+                (2, TriangleFault::Degenerate),
+                (3, TriangleFault::RepeatedVertex),
+                (4, TriangleFault::MissingVertex),
+                (5, TriangleFault::NotFinite),
+            ]
+        );
+        assert_eq!(
+            err[0].to_string(),
+            "triangles[1] is vertical: it has no area seen from above"
+        );
+        assert_eq!(m.triangles, tris, "a refused mesh is left as it was");
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use nav_core::geometry::UpAxis;
 use nav_core::{Severity, Summary};
 use serde_json::json;
 
@@ -41,7 +42,9 @@ Examples:
   navkit dump --flavour l4d test_box2.nav
   navkit export de_dust2.nav -o de_dust2.glb
   navkit render de_dust2.nav -o de_dust2.png --size 2048
-  navkit build --format nav2-mgsv level.obj -o level.nav2";
+  navkit build --format nav2-mgsv level.obj -o level.nav2
+  navkit export a.nvnm -o a.obj && navkit build --format nvnm-skyrim a.obj -o b.nvnm
+  navkit diff a.nav b.nav";
 
 /// Inspect, validate, convert and round-trip navigation meshes of five game engines.
 #[derive(Debug, Parser)]
@@ -127,6 +130,24 @@ enum Command {
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
     },
+    /// Structural differences of two files of one format, in model terms: one line per
+    /// difference, sorted by path.
+    ///
+    /// Records pair by their id where the format has ids (Source areas and ladders, Skyrim
+    /// plugin records by FormID), by index otherwise; floats compare by their bits. Exit 0 when
+    /// the models are equal, 1 when they differ, 2 on usage or when a file cannot be read.
+    Diff {
+        /// The first file.
+        a: PathBuf,
+        /// The second file, of the same format.
+        b: PathBuf,
+        /// Print every difference (the default stops after 50 and counts the rest).
+        #[arg(long)]
+        all: bool,
+        /// Print one JSON document with every difference.
+        #[arg(long)]
+        json: bool,
+    },
     /// Semantic checks (dangling indices, broken invariants); exit 1 if any is an error.
     Validate {
         /// The navmesh file.
@@ -158,16 +179,23 @@ enum Command {
         #[arg(long, default_value_t = 1024, value_name = "PX")]
         size: u32,
     },
-    /// Make a new navmesh from a triangle mesh in Wavefront OBJ (needs --format).
+    /// Make a new navmesh from a triangle mesh in OBJ or glTF (needs --format).
     ///
-    /// The OBJ's coordinates are taken as the target game's world axes. The result is laid out as
-    /// the game lays out its own files, so that `navkit validate` finds nothing on it.
+    /// The mesh is read Y-up, as OBJ and glTF define it (and as `export` and Blender write it),
+    /// and turned to the game's world axes: the exact inverse of `export`. Triangles facing down
+    /// are turned to face up (stderr says how many); vertical or degenerate ones are refused, each
+    /// named by index. The result is laid out as the game lays out its own files, so that
+    /// `navkit validate` finds nothing on it.
     Build {
-        /// The triangle mesh (`.obj`); polygons with more than three corners are triangulated.
+        /// The triangle mesh (`.obj`, `.gltf` or `.glb`); polygons are fanned into triangles.
         mesh: PathBuf,
         /// Where to write the navmesh.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// Which axis points up in the mesh: `y` (OBJ and glTF's own convention) or `z` (a mesh
+        /// already in a Z-up game's axes).
+        #[arg(long, value_enum, default_value_t = UpArg::Y)]
+        up: UpArg,
     },
     /// Write every navmesh (NVNM) of a Skyrim plugin to `<plugin>_<FormID>.nvnm` files.
     Extract {
@@ -208,6 +236,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The up axis of a mesh given to `build`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum UpArg {
+    /// Y up, right-handed: OBJ and glTF as their specifications define them.
+    Y,
+    /// Z up, right-handed: the axes of Quake, Source and Skyrim.
+    Z,
 }
 
 /// A failed command: what to print and how to exit.
@@ -284,10 +321,11 @@ fn run(cli: Cli) -> CmdResult {
             json,
             jobs,
         } => roundtrip(forced, &paths, &exclude, json, jobs),
+        Command::Diff { a, b, all, json } => diff(forced, &a, &b, all, json),
         Command::Validate { file, json } => validate(forced, &file, json),
         Command::Export { file, output } => export(forced, &file, &output),
         Command::Render { file, output, size } => render(forced, &file, &output, size),
-        Command::Build { mesh, output } => build(forced, &mesh, &output),
+        Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
         Command::Extract { plugin, output } => extract(&plugin, &output),
         Command::Replace {
             plugin,
@@ -622,6 +660,84 @@ fn report(
     }
 }
 
+/// How many differences `diff` prints without `--all`.
+const DIFF_LINES: usize = 50;
+
+fn diff(
+    forced: Option<&'static dyn AnyFormat>,
+    a: &Path,
+    b: &Path,
+    all: bool,
+    json: bool,
+) -> CmdResult {
+    // Exit 1 means "they differ", so a file that cannot be read is trouble: exit 2.
+    let trouble = |f: Failure| match f {
+        Failure::Input(msg) => Failure::Usage(msg),
+        other => other,
+    };
+    let tree = |path: &Path| -> Result<(&'static dyn AnyFormat, crate::diff::Tree), Failure> {
+        let bytes = read(path).map_err(trouble)?;
+        let format = detect_or_fail(forced, path, &bytes).map_err(trouble)?;
+        let tree = format
+            .model_tree(&bytes)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+        Ok((format, tree))
+    };
+    let (fa, ta) = tree(a)?;
+    let (fb, tb) = tree(b)?;
+    if fa.name() != fb.name() {
+        return Err(Failure::Usage(format!(
+            "{} is {} and {} is {}: diff compares two files of one format",
+            a.display(),
+            fa.name(),
+            b.display(),
+            fb.name()
+        )));
+    }
+    let changes = crate::diff::diff(fa.name(), &ta, &tb);
+    drop((ta, tb));
+    if json {
+        let list: Vec<serde_json::Value> = changes
+            .iter()
+            .map(|c| match &c.kind {
+                crate::diff::ChangeKind::Added => json!({ "path": c.path, "change": "added" }),
+                crate::diff::ChangeKind::Removed => json!({ "path": c.path, "change": "removed" }),
+                crate::diff::ChangeKind::Changed(old, new) => {
+                    json!({ "path": c.path, "change": "changed", "old": old, "new": new })
+                }
+            })
+            .collect();
+        print_json(&json!({
+            "a": a.display().to_string(),
+            "b": b.display().to_string(),
+            "format": fa.name(),
+            "equal": changes.is_empty(),
+            "count": changes.len(),
+            "differences": list,
+        }));
+    } else {
+        let shown = if all { changes.len() } else { DIFF_LINES };
+        let mut text = String::new();
+        for c in changes.iter().take(shown) {
+            text.push_str(&c.to_string());
+            text.push('\n');
+        }
+        let rest = changes.len().saturating_sub(shown);
+        if rest > 0 {
+            let s = if rest == 1 { "" } else { "s" };
+            text.push_str(&format!(
+                "... and {rest} more difference{s} (--all shows them)\n"
+            ));
+        }
+        out_raw(&text);
+    }
+    if changes.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Reported)
+    }
+}
+
 fn validate(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
     let bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
@@ -732,34 +848,45 @@ fn render(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path, size:
     write_out(out, &bytes)
 }
 
-/// Reads a Wavefront OBJ file as one triangle mesh: every object merged, polygons triangulated.
-pub fn read_obj(path: &Path) -> Result<nav_core::geometry::TriangleMesh, String> {
-    let options = tobj::LoadOptions {
-        triangulate: true,
-        single_index: true,
-        ..tobj::LoadOptions::default()
-    };
-    let (models, _) =
-        tobj::load_obj(path, &options).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut mesh = nav_core::geometry::TriangleMesh::default();
-    for m in models {
-        let base = u32::try_from(mesh.vertices.len()).map_err(|_| "too many vertices")?;
-        mesh.vertices
-            .extend(m.mesh.positions.chunks_exact(3).map(|p| [p[0], p[1], p[2]]));
-        for t in m.mesh.indices.chunks_exact(3) {
-            mesh.triangles.push([base + t[0], base + t[1], base + t[2]]);
-        }
-    }
-    if mesh.triangles.is_empty() {
-        return Err(format!("{}: no faces in the mesh", path.display()));
-    }
-    Ok(mesh)
-}
-
-fn build(forced: Option<&'static dyn AnyFormat>, mesh_path: &Path, out: &Path) -> CmdResult {
+fn build(
+    forced: Option<&'static dyn AnyFormat>,
+    mesh_path: &Path,
+    up: UpArg,
+    out: &Path,
+) -> CmdResult {
     let format =
         forced.ok_or_else(|| Failure::Usage("build needs --format: the format to make".into()))?;
-    let mesh = read_obj(mesh_path).map_err(Failure::Input)?;
+    if crate::import::MeshFile::of(mesh_path).is_none() {
+        return Err(Failure::Usage(format!(
+            "{}: build reads .obj, .gltf and .glb meshes",
+            mesh_path.display()
+        )));
+    }
+    let target = crate::import::target_up(format)
+        .ok_or_else(|| Failure::Usage(format!("{} has no builder", format.name())))?
+        .map_err(Failure::Input)?;
+    let mesh_up = match up {
+        UpArg::Y => UpAxis::Y,
+        UpArg::Z => UpAxis::Z,
+    };
+    let mut mesh = crate::import::read_mesh(mesh_path, mesh_up, target).map_err(Failure::Input)?;
+    let turned = mesh.face_up(target).map_err(|refused| {
+        let s = if refused.len() == 1 { "" } else { "s" };
+        let mut msg = format!(
+            "{}: {} triangle{s} cannot face up (triangles counted in file order, polygons fanned \
+             from their first corner):",
+            mesh_path.display(),
+            refused.len()
+        );
+        for r in &refused {
+            msg.push_str(&format!("\n  {r}"));
+        }
+        Failure::Input(msg)
+    })?;
+    if turned > 0 {
+        let s = if turned == 1 { "" } else { "s" };
+        eprintln!("navkit: turned {turned} triangle{s} that faced down to face up");
+    }
     let bytes = format
         .build(&mesh)
         .ok_or_else(|| Failure::Usage(format!("{} has no builder", format.name())))?

@@ -6,8 +6,10 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 pub mod cli;
+pub mod diff;
 pub mod export;
 pub mod font;
+pub mod import;
 pub mod palette;
 pub mod registry;
 pub mod render;

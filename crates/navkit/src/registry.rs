@@ -48,6 +48,8 @@ pub trait AnyFormat: Sync {
     fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
     /// A model from JSON, written out.
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String>;
+    /// The owned model as a compact serde tree, for `navkit diff`.
+    fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// Parse into the model and write it again.
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
     /// The full round-trip oracle, on the file and on every part inside it.
@@ -111,6 +113,16 @@ where
     fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String> {
         let model: F::Model = serde_json::from_value(value).map_err(|e| format!("model: {e}"))?;
         self.write(&model).map_err(|e| e.to_string())
+    }
+
+    fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error> {
+        crate::diff::Tree::of(&self.read(bytes)?).map_err(|e| {
+            Error::unrepresentable(
+                Format::name(self),
+                "model",
+                format!("cannot serialise: {e}"),
+            )
+        })
     }
 
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {

@@ -259,15 +259,23 @@ fn source_2_files_are_refused_with_a_message_that_says_so() {
 
 #[test]
 fn build_makes_navmeshes_that_validate_clean_and_can_be_drawn() {
-    for (format, mesh, ending) in [
-        ("nav2-mgsv", "samples/meshes/two_rooms.obj", "nav2"),
-        ("nvnm-skyrim", "samples/meshes/skyrim_two_rooms.obj", "nvnm"),
+    for (format, mesh, up, ending) in [
+        ("nav2-mgsv", "samples/meshes/two_rooms.obj", "y", "nav2"),
+        // The Skyrim samples are in the game's Z-up axes.
+        (
+            "nvnm-skyrim",
+            "samples/meshes/skyrim_two_rooms.obj",
+            "z",
+            "nvnm",
+        ),
     ] {
         let out = temp(&format!("built.{ending}"));
         let o = navkit(&[
             "build",
             "--format",
             format,
+            "--up",
+            up,
             mesh,
             "-o",
             out.to_str().unwrap(),

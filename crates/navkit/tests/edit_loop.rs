@@ -1,0 +1,501 @@
+//! `export` and `build` are inverses: for every non-empty real file of every format with a
+//! builder, export (OBJ) -> build -> export gives the same vertex positions and the same surface
+//! area; and the same loop end to end through the binary, in OBJ and glTF, with `--up z`, turned
+//! and refused triangles.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use nav_core::geometry::{Geometry, UpAxis};
+use nav_core::testing::real_files;
+use navkit::registry::{self, AnyFormat};
+
+fn navkit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .expect("the navkit binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("navkit-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The Y-up positions of the vertices polygons use.
+fn used_positions(g: &Geometry) -> Vec<[f32; 3]> {
+    let mut used = vec![false; g.vertices.len()];
+    for p in &g.polygons {
+        for v in &p.vertices {
+            used[*v as usize] = true;
+        }
+    }
+    g.vertices
+        .iter()
+        .zip(used)
+        .filter(|(_, u)| *u)
+        .map(|(v, _)| g.y_up(*v))
+        .collect()
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f64; 3] {
+    core::array::from_fn(|i| f64::from(a[i]) - f64::from(b[i]))
+}
+
+fn norm(v: [f64; 3]) -> f64 {
+    v.iter().map(|c| c * c).sum::<f64>().sqrt()
+}
+
+/// Each polygon fanned from its first corner, as export's consumers triangulate it.
+fn triangles(g: &Geometry) -> impl Iterator<Item = [[f32; 3]; 3]> + '_ {
+    g.polygons.iter().flat_map(move |p| {
+        let c: Vec<[f32; 3]> = p.vertices.iter().map(|v| g.vertices[*v as usize]).collect();
+        (1..c.len() - 1).map(move |i| [c[0], c[i], c[i + 1]])
+    })
+}
+
+/// Total 3D surface area.
+fn area(g: &Geometry) -> f64 {
+    triangles(g)
+        .map(|[a, b, c]| {
+            let (u, v) = (sub(b, a), sub(c, a));
+            0.5 * norm([
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ])
+        })
+        .sum()
+}
+
+/// Whether every point of `a` has one of `b` within `tol` on each axis (a grid of `tol` cells;
+/// no quadratic search).
+fn covered(a: &[[f32; 3]], b: &[[f32; 3]], tol: [f64; 3]) -> Result<(), String> {
+    let cell = |p: [f32; 3]| -> [i64; 3] {
+        core::array::from_fn(|i| (f64::from(p[i]) / tol[i]).floor() as i64)
+    };
+    let mut grid: HashMap<[i64; 3], Vec<[f32; 3]>> = HashMap::new();
+    for p in b {
+        grid.entry(cell(*p)).or_default().push(*p);
+    }
+    for p in a {
+        let c = cell(*p);
+        let near =
+            (-1..=1).flat_map(|x| (-1..=1).flat_map(move |y| (-1..=1).map(move |z| [x, y, z])));
+        let hit = near
+            .filter_map(|d: [i64; 3]| grid.get(&[c[0] + d[0], c[1] + d[1], c[2] + d[2]]))
+            .flatten()
+            .any(|q| (0..3).all(|i| (f64::from(p[i]) - f64::from(q[i])).abs() <= tol[i]));
+        if !hit {
+            return Err(format!("{p:?} has no counterpart within {tol:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// What the loop gave for one file.
+enum Outcome {
+    Same,
+    /// The build refused triangles that cannot face up (the message).
+    Refused(String),
+    /// The builder refuses the file's own triangles, taken straight from its geometry without
+    /// export and import, with this error: a limit of the builder, not of the loop.
+    BuilderRefuses(String),
+}
+
+/// The geometry's polygons, fanned, straight into a mesh (no export, no import, no welding).
+fn direct_mesh(g: &Geometry) -> nav_core::geometry::TriangleMesh {
+    nav_core::geometry::TriangleMesh {
+        vertices: g.vertices.clone(),
+        triangles: g
+            .polygons
+            .iter()
+            .flat_map(|p| {
+                (1..p.vertices.len() - 1).map(|i| [p.vertices[0], p.vertices[i], p.vertices[i + 1]])
+            })
+            .collect(),
+    }
+}
+
+/// geometry -> OBJ -> import -> build -> geometry, compared with the first geometry.
+fn export_build_export(
+    format: &dyn AnyFormat,
+    name: &str,
+    g: &Geometry,
+) -> Result<Outcome, String> {
+    let obj = temp(&format!("{}.obj", name.replace('/', "_")));
+    std::fs::write(&obj, navkit::export::to_obj(g, name)).unwrap();
+    let up = navkit::import::target_up(format).unwrap()?;
+    assert_eq!(up, g.up, "the builder's axes are its geometry's");
+    let mut mesh = navkit::import::read_mesh(&obj, UpAxis::Y, up)?;
+    std::fs::remove_file(&obj).ok();
+    if let Err(refused) = mesh.face_up(up) {
+        let list: Vec<String> = refused.iter().map(ToString::to_string).collect();
+        return Ok(Outcome::Refused(list.join("; ")));
+    }
+    let built = match format.build(&mesh).unwrap() {
+        Ok(b) => b,
+        Err(e) => {
+            let mut direct = direct_mesh(g);
+            let _ = direct.face_up(up);
+            return match format.build(&direct).unwrap() {
+                Err(direct_error) => Ok(Outcome::BuilderRefuses(direct_error.to_string())),
+                Ok(_) => Err(format!("build: {e} (the file's own triangles build)")),
+            };
+        }
+    };
+    let h = format.geometry(&built).map_err(|e| e.to_string())?.unwrap();
+    let (a, b) = (used_positions(g), used_positions(&h));
+
+    // Tolerances. Skyrim's builder keeps every vertex bit for bit, and the axis mapping only
+    // swaps and negates: positions compare exactly. nav2's builder quantises again on its own
+    // grid (`floor(65535 / extent)` steps per world unit, positions rounded): each position moves
+    // by at most half a step, plus the f32 rounding of decoding (a few ulp of the coordinate).
+    let step: [f64; 3] = match format.name() {
+        "nav2-mgsv" => core::array::from_fn(|i| {
+            let (lo, hi) = mesh
+                .vertices
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(lo, hi), v| {
+                    (lo.min(f64::from(v[i])), hi.max(f64::from(v[i])))
+                });
+            let extent = hi - lo;
+            let d = if extent > 0.0 {
+                (65535.0 / extent).floor()
+            } else {
+                65535.0
+            };
+            let magnitude = lo.abs().max(hi.abs());
+            0.5 / d.min(65535.0) + magnitude * 4.0 * f64::from(f32::EPSILON)
+        }),
+        _ => [0.0; 3],
+    };
+    if step == [0.0; 3] {
+        let bits = |s: &[[f32; 3]]| -> HashSet<[u32; 3]> {
+            s.iter().map(|p| p.map(f32::to_bits)).collect()
+        };
+        if bits(&a) != bits(&b) {
+            return Err(format!(
+                "vertex positions differ: {} before, {} after, {} in common",
+                bits(&a).len(),
+                bits(&b).len(),
+                bits(&a).intersection(&bits(&b)).count()
+            ));
+        }
+    } else {
+        // Y-up export axes: the nav2 world axes are those already.
+        covered(&a, &b, step).map_err(|e| format!("before -> after: {e}"))?;
+        covered(&b, &a, step).map_err(|e| format!("after -> before: {e}"))?;
+    }
+    // Area: equal up to summation order when nothing moved; otherwise each triangle's area
+    // changes by at most (half its perimeter) x (the longest move) per corner, to first order,
+    // bounded here by perimeter x move + 3 move^2.
+    let (before, after) = (area(g), area(&h));
+    let moved = norm(step);
+    let bound = triangles(g)
+        .map(|[p, q, r]| {
+            let perimeter = norm(sub(q, p)) + norm(sub(r, q)) + norm(sub(p, r));
+            perimeter * moved + 3.0 * moved * moved
+        })
+        .sum::<f64>()
+        + before * 1e-9;
+    if (before - after).abs() > bound {
+        return Err(format!(
+            "surface area {before} -> {after} (difference {}, allowed {bound})",
+            (before - after).abs()
+        ));
+    }
+    Ok(Outcome::Same)
+}
+
+#[test]
+fn export_build_export_keeps_positions_and_area_on_every_real_file() {
+    let mut summary = Vec::new();
+    let mut failures = Vec::new();
+    for (folder, name) in [("skyrim/nvnm", "nvnm-skyrim"), ("mgsv", "nav2-mgsv")] {
+        let format = registry::by_name(name).unwrap();
+        assert!(
+            navkit::import::target_up(format).is_some(),
+            "{name} has a builder"
+        );
+        let (mut same, mut refused, mut empty, mut builder) = (0, Vec::new(), 0, Vec::new());
+        for (dir, path) in real_files(folder) {
+            let rel = path.strip_prefix(&dir).unwrap().display().to_string();
+            let bytes = std::fs::read(&path).unwrap();
+            let g = format.geometry(&bytes).unwrap().unwrap();
+            if g.polygons.is_empty() {
+                empty += 1;
+                continue;
+            }
+            match export_build_export(format, &rel, &g) {
+                Ok(Outcome::Same) => same += 1,
+                Ok(Outcome::Refused(why)) => refused.push(format!("{rel}: {why}")),
+                Ok(Outcome::BuilderRefuses(why)) => builder.push(format!("{rel}: {why}")),
+                Err(e) => failures.push(format!("{name}: {rel}: {e}")),
+            }
+        }
+        eprintln!(
+            "{name}: {same} files the same after export -> build -> export, {} refused for \
+             triangles that cannot face up, {} whose own triangles the builder refuses, {empty} \
+             empty",
+            refused.len(),
+            builder.len()
+        );
+        for r in &refused {
+            eprintln!("  cannot face up: {r}");
+        }
+        for r in &builder {
+            eprintln!("  builder refuses the original triangles too: {r}");
+        }
+        summary.push((name, same, refused));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for (name, same, refused) in summary {
+        if real_files(if name == "nav2-mgsv" {
+            "mgsv"
+        } else {
+            "skyrim/nvnm"
+        })
+        .is_empty()
+        {
+            continue;
+        }
+        assert!(same > 0, "{name}: no file went through the loop");
+        // Refusals are only ever for vertical or degenerate triangles, never for orientation.
+        for r in refused {
+            assert!(
+                r.contains("is vertical") || r.contains("degenerate") || r.contains("repeats"),
+                "{r}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_loop_through_the_binary_in_obj_and_gltf() {
+    // A Skyrim blob: export (Y up), build back, both ways give the same file.
+    let Some((_, blob)) = real_files("skyrim/nvnm").into_iter().next() else {
+        return;
+    };
+    let blob = blob.to_str().unwrap().to_string();
+    let mut built = Vec::new();
+    for ending in ["obj", "glb"] {
+        let mesh = temp(&format!("loop.{ending}"));
+        let out = temp(&format!("loop-{ending}.nvnm"));
+        let o = navkit(&["export", &blob, "-o", mesh.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = navkit(&[
+            "build",
+            "--format",
+            "nvnm-skyrim",
+            mesh.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{ending}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("cannot face up"), "{}", stderr(&o));
+        built.push(std::fs::read(&out).unwrap());
+    }
+    assert_eq!(built[0], built[1], "OBJ and glTF give the same navmesh");
+    // The built blob exports to the same positions as the original (the OBJ vertex lines, as a
+    // set: the builder drops nothing and moves nothing).
+    let vertex_lines = |file: &str| -> HashSet<String> {
+        let obj = temp("v.obj");
+        let o = navkit(&[
+            "export",
+            "--format",
+            "nvnm-skyrim",
+            file,
+            "-o",
+            obj.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(&obj)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("v "))
+            .map(str::to_string)
+            .collect()
+    };
+    let rebuilt = temp("loop-obj.nvnm");
+    let before = vertex_lines(&blob);
+    let after = vertex_lines(rebuilt.to_str().unwrap());
+    assert!(after.is_subset(&before), "no new positions");
+}
+
+#[test]
+fn build_reads_y_up_by_default_and_z_up_when_told() {
+    // The Z-up sample read as Y-up stands on its side: every triangle is refused as vertical.
+    let out = temp("zup.nvnm");
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nvnm-skyrim",
+        "samples/meshes/skyrim_flat_square.obj",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("8 triangles cannot face up"), "{err}");
+    assert!(
+        err.contains("triangles[0] is vertical") && err.contains("triangles[7] is vertical"),
+        "{err}"
+    );
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nvnm-skyrim",
+        "--up",
+        "z",
+        "samples/meshes/skyrim_flat_square.obj",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // And a Y-up mesh with --up z reads as it is: Y-up sample into nav2 (Y up) stands upright.
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nav2-mgsv",
+        "--up",
+        "z",
+        "samples/meshes/flat_square.obj",
+        "-o",
+        temp("x.nav2").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is vertical"), "{}", stderr(&o));
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nvnm-skyrim",
+        "--up",
+        "x",
+        "m.obj",
+        "-o",
+        "x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn down_facing_triangles_are_turned_and_counted() {
+    // Blender's default OBJ export: Y up; one triangle wound clockwise seen from above.
+    let obj = temp("mixed.obj");
+    std::fs::write(
+        &obj,
+        "v 0 0 0\nv 10 0 0\nv 10 0 -10\nv 0 0 -10\nv 0 5 0\nv 10 5 0\nf 1 2 3\nf 1 4 3\n",
+    )
+    .unwrap();
+    for format in ["nvnm-skyrim", "nav2-mgsv"] {
+        let out = temp(&format!("mixed-{format}"));
+        let o = navkit(&[
+            "build",
+            "--format",
+            format,
+            obj.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("turned 1 triangle that faced down to face up"),
+            "{format}: {}",
+            stderr(&o)
+        );
+        let o = navkit(&["validate", "--format", format, out.to_str().unwrap()]);
+        assert!(o.status.success(), "{format}");
+    }
+    // A wall and a sliver are refused by index; the good triangles do not hide them.
+    std::fs::write(
+        &obj,
+        "v 0 0 0\nv 10 0 0\nv 10 0 -10\nv 0 5 0\nv 20 0 0\nf 1 2 3\nf 1 2 4\nf 1 2 5\n",
+    )
+    .unwrap();
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nvnm-skyrim",
+        obj.to_str().unwrap(),
+        "-o",
+        temp("bad").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("2 triangles cannot face up"), "{err}");
+    assert!(err.contains("triangles[1] is vertical"), "{err}");
+    assert!(err.contains("triangles[2] is degenerate"), "{err}");
+    assert!(!err.contains("triangles[0]"), "{err}");
+    // glTF without a BIN chunk or with a broken buffer is refused with the file's name.
+    let gltf = temp("broken.gltf");
+    std::fs::write(
+        &gltf,
+        r#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":12,"uri":"missing.bin"}]}"#,
+    )
+    .unwrap();
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nav2-mgsv",
+        gltf.to_str().unwrap(),
+        "-o",
+        temp("y").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("broken.gltf: buffers[0]"),
+        "{}",
+        stderr(&o)
+    );
+    let o = navkit(&["build", "--format", "nav2-mgsv", "mesh.fbx", "-o", "y"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn gltf_node_transforms_and_data_uris_are_read() {
+    // One triangle, counter-clockwise seen from above (Y up), in a node moved by (100, 5, 0);
+    // its buffer inline as base64.
+    let gltf = temp("moved.gltf");
+    std::fs::write(
+        &gltf,
+        r#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+        "nodes":[{"mesh":0,"translation":[100,5,0]}],
+        "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3",
+          "min":[0,0,-10],"max":[10,0,0]}],
+        "bufferViews":[{"buffer":0,"byteLength":36}],
+        "buffers":[{"byteLength":36,
+          "uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAAAgQQAAAAAAAAAAAAAgQQAAAAAAACDB"}]}"#,
+    )
+    .unwrap();
+    let out = temp("moved.nvnm");
+    let o = navkit(&[
+        "build",
+        "--format",
+        "nvnm-skyrim",
+        gltf.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("turned"), "{}", stderr(&o));
+    // Skyrim is Z up: (x, y, z) Y-up is (x, -z, y) there; export turns it back.
+    let bytes = std::fs::read(&out).unwrap();
+    let g = registry::by_name("nvnm-skyrim")
+        .unwrap()
+        .geometry(&bytes)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        g.vertices,
+        [[100.0, 0.0, 5.0], [110.0, 0.0, 5.0], [110.0, 10.0, 5.0]]
+    );
+}
