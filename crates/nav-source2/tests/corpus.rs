@@ -3,43 +3,16 @@
 //! for nav-source, positives here). Each goes through the view writer, the model writer and
 //! JSON, and validates without an error.
 
-use std::path::PathBuf;
+mod common;
 
 use nav_core::oracle::roundtrip_bytes;
-use nav_core::testing::{corpus_dir, corpus_files, corpus_root, incoming_dir, real_files};
+use nav_core::testing::corpus_root;
 use nav_core::{Format, Severity};
 use nav_source2::{Source2Mesh, Source2Nav};
 
-/// Every real file with a short name: `source2` corpus and incoming folders, then the Source 2
-/// files among the Source 1 negatives. The `source2` corpus folder does not exist until the
-/// incoming files move there, so it is walked only where it exists; the Source 1 corpus is
-/// required (under `NAVKIT_REQUIRE_CORPUS`) through [`corpus_dir`].
-pub fn source2_files() -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let walked = if corpus_root().is_some_and(|r| r.join("source2").is_dir()) {
-        real_files("source2")
-    } else {
-        incoming_dir("source2")
-            .into_iter()
-            .flat_map(|d| corpus_files(&d).into_iter().map(move |f| (d.clone(), f)))
-            .collect()
-    };
-    for (dir, f) in walked {
-        let name = f.strip_prefix(&dir).unwrap_or(&f).display().to_string();
-        out.push((format!("source2/{name}"), f));
-    }
-    if let Some(dir) = corpus_dir("source") {
-        for f in corpus_files(&dir.join("negative")) {
-            let name = f.strip_prefix(&dir).unwrap_or(&f).display().to_string();
-            out.push((format!("source/{name}"), f));
-        }
-    }
-    out
-}
-
 #[test]
 fn every_real_file_round_trips_and_validates() {
-    let files = source2_files();
+    let files = common::source2_files();
     let (mut checked, mut passed) = (0usize, 0usize);
     let mut failures = Vec::new();
     for (name, path) in &files {
