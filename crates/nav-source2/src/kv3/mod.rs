@@ -385,3 +385,6 @@ impl<'a> arbitrary::Arbitrary<'a> for Kv3Blob {
         Ok(crate::samples::empty_kv3(u.arbitrary()?))
     }
 }
+
+#[cfg(test)]
+mod tests;
