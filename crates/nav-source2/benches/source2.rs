@@ -5,7 +5,7 @@ use criterion::{Criterion, Throughput, criterion_main};
 use nav_source2::Source2View;
 use std::hint::black_box;
 
-fn largest_file() -> Option<(String, Vec<u8>)> {
+fn real_files() -> Vec<(String, Vec<u8>)> {
     let dirs = [
         nav_core::testing::corpus_root().map(|r| r.join("source2")),
         nav_core::testing::incoming_dir("source2"),
@@ -20,7 +20,19 @@ fn largest_file() -> Option<(String, Vec<u8>)> {
                 std::fs::read(&p).ok()?,
             ))
         })
-        .max_by_key(|(_, b)| b.len())
+        .collect()
+}
+
+fn largest_file() -> Option<(String, Vec<u8>)> {
+    real_files().into_iter().max_by_key(|(_, b)| b.len())
+}
+
+/// The custom data of the largest real file that has some (CS2's bot analysis).
+fn largest_custom_data() -> Option<(String, nav_source2::Kv3Blob)> {
+    real_files()
+        .into_iter()
+        .filter_map(|(name, b)| Some((name, nav_source2::read(&b).ok()?.custom_data?)))
+        .max_by_key(|(_, c)| c.bytes.len())
 }
 
 fn bench(c: &mut Criterion) {
@@ -50,12 +62,20 @@ fn bench(c: &mut Criterion) {
     g.bench_function("write", |b| {
         b.iter(|| nav_source2::write(black_box(&model)))
     });
-    if let Some(custom) = &model.custom_data {
-        g.bench_function("decode custom data", |b| {
-            b.iter(|| black_box(custom).decode().map(|d| d.format))
-        });
-    }
     g.finish();
+    if let Some((name, custom)) = largest_custom_data() {
+        let mut g = c.benchmark_group(format!(
+            "nav-source2 {name} custom data ({} bytes)",
+            custom.bytes.len()
+        ));
+        g.throughput(Throughput::Bytes(custom.bytes.len() as u64))
+            .sample_size(10)
+            .measurement_time(std::time::Duration::from_secs(3));
+        g.bench_function("decode", |b| {
+            b.iter(|| black_box(&custom).decode().map(|d| d.format))
+        });
+        g.finish();
+    }
 }
 
 // criterion_group! generates an undocumented public function.

@@ -267,17 +267,16 @@ fn read_area<'a>(
     polygons: &[PolygonView<'a>],
     i: usize,
 ) -> Result<AreaView<'a>> {
-    let f = |name: &str| format!("areas[{i}] {name}");
-    let id = cur.read(f("id"))?;
-    let attribute_flags = cur.read(f("attribute_flags"))?;
-    let hull_index = cur.u8(f("hull_index"))?;
+    let id = cur.read(format_args!("areas[{i}] id"))?;
+    let attribute_flags = cur.read(format_args!("areas[{i}] attribute_flags"))?;
+    let hull_index = cur.u8(format_args!("areas[{i}] hull_index"))?;
     let (polygon, corners, n) = if layout.has_polygon_pool() {
         let at = cur.offset();
-        let p: &U32 = cur.read(f("polygon"))?;
+        let p: &U32 = cur.read(format_args!("areas[{i}] polygon"))?;
         let Some(poly) = polygons.get(p.get() as usize) else {
             return Err(Error::new(
                 FORMAT,
-                f("polygon"),
+                format_args!("areas[{i}] polygon"),
                 ErrorKind::Invalid {
                     offset: at,
                     message: format!(
@@ -290,24 +289,24 @@ fn read_area<'a>(
         };
         (Some(p), &[][..], poly.corners.len())
     } else {
-        let n = cur.u32(f("corners count"))?;
-        let c: &[RawVec3] = cur.slice(n, f("corners"))?;
+        let n = cur.u32(format_args!("areas[{i}] corners count"))?;
+        let c: &[RawVec3] = cur.slice(n, format_args!("areas[{i}] corners"))?;
         (None, c, c.len())
     };
-    let unknown_float = cur.read(f("unknown_float"))?;
+    let unknown_float = cur.read(format_args!("areas[{i}] unknown_float"))?;
     let mut connections = Vec::with_capacity(n);
     for e in 0..n {
         let k = cur.u32(format_args!("areas[{i}] connections[{e}] count"))?;
         connections.push(cur.slice(k, format_args!("areas[{i}] connections[{e}]"))?);
     }
-    let k = cur.u8(f("hiding_spots count"))?;
-    let hiding_spots = cur.slice(k, f("hiding_spots"))?;
+    let k = cur.u8(format_args!("areas[{i}] hiding_spots count"))?;
+    let hiding_spots = cur.slice(k, format_args!("areas[{i}] hiding_spots"))?;
     let at = cur.offset();
-    let encounters = cur.u32(f("encounter paths count"))?;
+    let encounters = cur.u32(format_args!("areas[{i}] encounter paths count"))?;
     if encounters != 0 {
         return Err(Error::new(
             FORMAT,
-            f("encounter paths count"),
+            format_args!("areas[{i}] encounter paths count"),
             ErrorKind::Invalid {
                 offset: at,
                 message: format!(
