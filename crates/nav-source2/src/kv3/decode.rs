@@ -16,6 +16,10 @@ use nav_core::{Error, ErrorKind, Result};
 use super::{Kv3Header, TRAILER, format_guid};
 use crate::FORMAT;
 
+/// Items reserved up front for an array or object; longer ones grow as they are read (their
+/// count comes from the file, and only the value budget bounds it).
+const PREALLOCATE: usize = 1024;
+
 /// The deepest nesting of arrays and objects the decoder follows.
 pub const DECODE_DEPTH: usize = 64;
 
@@ -313,7 +317,7 @@ impl Reader<'_> {
     }
 
     fn items(&mut self, n: usize, sub: Option<u8>, depth: usize) -> Result<Vec<Kv3Value>> {
-        let mut out = Vec::with_capacity(n.min(self.budget));
+        let mut out = Vec::with_capacity(n.min(PREALLOCATE));
         for _ in 0..n {
             let t = match sub {
                 Some(t) => t,
@@ -351,7 +355,7 @@ impl Reader<'_> {
                 } else {
                     self.count4()?
                 };
-                let mut members = Vec::with_capacity(n.min(self.budget));
+                let mut members = Vec::with_capacity(n.min(PREALLOCATE));
                 for _ in 0..n {
                     let t = self.type_byte()?;
                     let key = self.string()?;
