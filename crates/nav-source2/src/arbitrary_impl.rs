@@ -23,11 +23,11 @@ fn conform_params(p: &mut GenerationParams) {
         p.small_area_on_edge_removal = RawF32::ZERO;
     }
     if g.has_hull_preset() {
-        p.hull_preset_name.retain(|b| *b != 0);
-        p.hull_definitions_file.retain(|b| *b != 0);
+        p.hull_preset_name.0.retain(|b| *b != 0);
+        p.hull_definitions_file.0.retain(|b| *b != 0);
     } else {
-        p.hull_preset_name.clear();
-        p.hull_definitions_file.clear();
+        p.hull_preset_name.0.clear();
+        p.hull_definitions_file.0.clear();
     }
     p.hulls.truncate(8);
     p.hull_count = i32::try_from(p.hulls.len()).unwrap_or(0);
@@ -92,7 +92,7 @@ impl<'a> Arbitrary<'a> for Source2Mesh {
         conform_params(&mut m.generation_params);
         m.places.truncate(8);
         for p in &mut m.places {
-            p.truncate(64);
+            p.0.truncate(64);
         }
         if !layout.has_polygon_pool() {
             m.corners.clear();
@@ -112,7 +112,7 @@ impl<'a> Arbitrary<'a> for Source2Mesh {
         }
         if layout.has_movable_meshes() {
             for mm in &mut m.movable_meshes {
-                mm.id.retain(|b| *b != 0);
+                mm.id.0.retain(|b| *b != 0);
             }
         } else {
             m.movable_meshes.clear();

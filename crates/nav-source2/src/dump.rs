@@ -112,7 +112,7 @@ pub fn dump(mesh: &Source2Mesh, out: &mut dyn Write) -> fmt::Result {
     )?;
     writeln!(out, "places ({}):", mesh.places.len())?;
     for (i, p) in mesh.places.iter().enumerate() {
-        writeln!(out, "  [{}] {:?}", i + 1, String::from_utf8_lossy(p))?;
+        writeln!(out, "  [{}] {p:?}", i + 1)?;
     }
     blob(out, "movable_mesh_settings", &mesh.movable_mesh_settings)?;
     if mesh.version >= 31 {
@@ -140,12 +140,7 @@ pub fn dump(mesh: &Source2Mesh, out: &mut dyn Write) -> fmt::Result {
     if mesh.version >= 35 {
         writeln!(out, "movable_meshes ({}):", mesh.movable_meshes.len())?;
         for (i, m) in mesh.movable_meshes.iter().enumerate() {
-            writeln!(
-                out,
-                "  [{i}] {:?} transform {}",
-                String::from_utf8_lossy(&m.id),
-                V(&m.transform)
-            )?;
+            writeln!(out, "  [{i}] {:?} transform {}", m.id, V(&m.transform))?;
         }
     }
     blob(out, "game_data", &mesh.game_data)?;
@@ -230,8 +225,8 @@ pub fn dump(mesh: &Source2Mesh, out: &mut dyn Write) -> fmt::Result {
         p.max_edge_error,
         p.verts_per_poly,
         p.small_area_on_edge_removal,
-        String::from_utf8_lossy(&p.hull_preset_name),
-        String::from_utf8_lossy(&p.hull_definitions_file),
+        p.hull_preset_name,
+        p.hull_definitions_file,
         p.gravity_follows_rotation
     )?;
     writeln!(

@@ -46,8 +46,8 @@ pub use geometry::geometry;
 pub use kv3::{Kv3Blob, Kv3Document, Kv3Value};
 pub use layout::{GenLayout, Layout};
 pub use model::{
-    Area, Connection, GenerationParams, HidingSpot, HullParams, Ladder, MovableMesh, Polygon,
-    Source2Mesh, TransformedBounds,
+    Area, ByteString, Connection, GenerationParams, HidingSpot, HullParams, Ladder, MovableMesh,
+    Polygon, Source2Mesh, TransformedBounds,
 };
 pub use validate::validate;
 pub use view::Source2View;

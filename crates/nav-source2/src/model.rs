@@ -15,6 +15,63 @@ use crate::layout::{GenLayout, NO_MOVABLE_MESH};
 /// Three floats by their bits: a position or a direction.
 pub type Vec3 = [RawF32; 3];
 
+/// A byte string as the file stores it (a place name, a movable-mesh id, a hull preset name).
+///
+/// In JSON it is a string when the bytes are UTF-8, and an array of byte values otherwise; both
+/// forms read back to the same bytes.
+#[derive(Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+pub struct ByteString(pub Vec<u8>);
+
+impl ByteString {
+    /// The bytes of `text`.
+    pub fn from_text(text: &str) -> Self {
+        ByteString(text.as_bytes().to_vec())
+    }
+
+    /// The text, lossily decoded.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0).into_owned()
+    }
+}
+
+impl core::fmt::Debug for ByteString {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{:?}", self.text())
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::ByteString;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    impl Serialize for ByteString {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match core::str::from_utf8(&self.0) {
+                Ok(text) => s.serialize_str(text),
+                Err(_) => self.0.serialize(s),
+            }
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Text(String),
+        Bytes(Vec<u8>),
+    }
+
+    impl<'de> Deserialize<'de> for ByteString {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(ByteString(match Either::deserialize(d)? {
+                Either::Text(t) => t.into_bytes(),
+                Either::Bytes(b) => b,
+            }))
+        }
+    }
+}
+
 /// A whole Source 2 `.nav` file.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -27,7 +84,7 @@ pub struct Source2Mesh {
     pub is_analyzed: u8,
     /// The place directory: each name's stored bytes (a `u16` length, then the bytes). Empty in
     /// every known file.
-    pub places: Vec<Vec<u8>>,
+    pub places: Vec<ByteString>,
     /// The "has unnamed areas" byte after the place directory.
     pub has_unnamed_areas: u8,
     /// v36: the KV3 blob after the header (movable-mesh settings).
@@ -86,7 +143,7 @@ impl Default for Polygon {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct MovableMesh {
     /// The id as stored before its NUL (integers separated by colons); may not contain a NUL.
-    pub id: Vec<u8>,
+    pub id: ByteString,
     /// The 12 floats after the id.
     pub transform: [RawF32; 12],
 }
@@ -237,9 +294,9 @@ pub struct GenerationParams {
     /// Generator 7+: `smallAreaOnEdgeRemoval`.
     pub small_area_on_edge_removal: RawF32,
     /// Generator 12+: the hull preset name, stored NUL-terminated (without the NUL here).
-    pub hull_preset_name: Vec<u8>,
+    pub hull_preset_name: ByteString,
     /// Generator 12+: the hull definitions file, stored NUL-terminated (without the NUL here).
-    pub hull_definitions_file: Vec<u8>,
+    pub hull_definitions_file: ByteString,
     /// The stored hull count. From generator 12 it equals the number of hull records; below,
     /// at least three records are stored whatever it says.
     pub hull_count: i32,

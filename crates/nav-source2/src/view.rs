@@ -18,7 +18,7 @@ use nav_core::{Cursor, Error, ErrorKind, RawF32, Result};
 use crate::FORMAT;
 use crate::kv3;
 use crate::layout::{GenLayout, Layout, MAGIC, has_custom_data};
-use crate::model::{GenerationParams, HullParams};
+use crate::model::{ByteString, GenerationParams, HullParams};
 
 /// Three floats.
 #[derive(
@@ -380,8 +380,10 @@ fn read_generation_params(cur: &mut Cursor<'_>) -> Result<GenerationParams> {
         p.small_area_on_edge_removal = cur.f32(f("small_area_on_edge_removal"))?;
     }
     if g.has_hull_preset() {
-        p.hull_preset_name = cstring(cur, "generation_params hull_preset_name")?.to_vec();
-        p.hull_definitions_file = cstring(cur, "generation_params hull_definitions_file")?.to_vec();
+        p.hull_preset_name =
+            ByteString(cstring(cur, "generation_params hull_preset_name")?.to_vec());
+        p.hull_definitions_file =
+            ByteString(cstring(cur, "generation_params hull_definitions_file")?.to_vec());
     }
     let at = cur.offset();
     p.hull_count = cur.i32(f("hull_count"))?;
@@ -589,7 +591,7 @@ impl Source2View<'_> {
             version: self.version(),
             sub_version: self.sub_version,
             is_analyzed: self.is_analyzed,
-            places: self.places.iter().map(|p| p.to_vec()).collect(),
+            places: self.places.iter().map(|p| ByteString(p.to_vec())).collect(),
             has_unnamed_areas: self.has_unnamed_areas,
             movable_mesh_settings: blob(self.movable_mesh_settings),
             corners: self.corners.iter().map(RawVec3::get).collect(),
@@ -607,7 +609,7 @@ impl Source2View<'_> {
                 .movable_meshes
                 .iter()
                 .map(|m| MovableMesh {
-                    id: m.id.to_vec(),
+                    id: ByteString(m.id.to_vec()),
                     transform: floats(m.transform),
                 })
                 .collect(),

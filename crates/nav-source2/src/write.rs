@@ -108,18 +108,18 @@ pub(crate) fn generation_params(w: &mut ByteWriter, p: &GenerationParams) -> Res
         )?;
     }
     if g.has_hull_preset() {
-        nul_free("generation_params hull_preset_name", &p.hull_preset_name)?;
+        nul_free("generation_params hull_preset_name", &p.hull_preset_name.0)?;
         nul_free(
             "generation_params hull_definitions_file",
-            &p.hull_definitions_file,
+            &p.hull_definitions_file.0,
         )?;
-        w.bytes(&p.hull_preset_name).u8(0);
-        w.bytes(&p.hull_definitions_file).u8(0);
+        w.bytes(&p.hull_preset_name.0).u8(0);
+        w.bytes(&p.hull_definitions_file.0).u8(0);
     } else {
         absent(
             &generator,
             "generation_params hull_preset_name",
-            p.hull_preset_name.is_empty() && p.hull_definitions_file.is_empty(),
+            p.hull_preset_name.0.is_empty() && p.hull_definitions_file.0.is_empty(),
         )?;
     }
     match g.hull_records(p.hull_count) {
@@ -200,8 +200,12 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
     w.u8(mesh.is_analyzed);
     w.u16(narrow(FORMAT, "places count", mesh.places.len())?);
     for (i, p) in mesh.places.iter().enumerate() {
-        w.u16(narrow(FORMAT, format_args!("places[{i}] length"), p.len())?);
-        w.bytes(p);
+        w.u16(narrow(
+            FORMAT,
+            format_args!("places[{i}] length"),
+            p.0.len(),
+        )?);
+        w.bytes(&p.0);
     }
     w.u8(mesh.has_unnamed_areas);
     let v36 = "version 36";
@@ -276,8 +280,8 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
             mesh.movable_meshes.len(),
         )?);
         for (i, m) in mesh.movable_meshes.iter().enumerate() {
-            nul_free(&format!("movable_meshes[{i}] id"), &m.id)?;
-            w.bytes(&m.id).u8(0);
+            nul_free(&format!("movable_meshes[{i}] id"), &m.id.0)?;
+            w.bytes(&m.id.0).u8(0);
             for f in m.transform {
                 w.f32(f);
             }

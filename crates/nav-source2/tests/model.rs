@@ -113,3 +113,32 @@ fn geometry_maps_areas_to_polygons() {
         assert_eq!(g.nodes.len(), m.areas.len(), "{name}");
     }
 }
+
+#[test]
+fn places_and_movable_meshes_round_trip_through_bytes_and_json() {
+    use nav_core::RawF32;
+    use nav_source2::{ByteString, MovableMesh};
+    let mut m = nav_source2::samples::room(35, 0);
+    m.places = vec![
+        ByteString::from_text("BombsiteA"),
+        ByteString(vec![0xff, 0, 7]),
+    ];
+    m.movable_meshes.push(MovableMesh {
+        id: ByteString::from_text("12:34"),
+        transform: [RawF32::new(1.0); 12],
+    });
+    m.polygons[1].movable_mesh_id = 0;
+    m.generation_params.hull_preset_name = ByteString::from_text("cs2");
+    let bytes = nav_source2::write(&m).unwrap();
+    assert_eq!(nav_source2::read(&bytes).unwrap(), m);
+    let json = serde_json::to_value(&m).unwrap();
+    assert_eq!(json["places"][0], "BombsiteA");
+    assert_eq!(json["places"][1], serde_json::json!([255, 0, 7]));
+    assert_eq!(json["movable_meshes"][0]["id"], "12:34");
+    let back: Source2Mesh = serde_json::from_value(json).unwrap();
+    assert_eq!(back, m);
+    // A NUL inside a NUL-terminated string cannot be written.
+    m.movable_meshes[0].id.0.push(0);
+    let err = nav_source2::write(&m).unwrap_err().to_string();
+    assert!(err.contains("movable_meshes[0] id"), "{err}");
+}
