@@ -169,11 +169,16 @@ fn check_folder(navkit: &Path, dir: &Path) -> Result {
     collect_negatives(dir, false, &mut negatives);
     negatives.sort();
     for file in &negatives {
-        let out = Command::new(navkit)
-            .arg("info")
-            .arg(file)
-            .output()
-            .map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(navkit);
+        cmd.arg("info");
+        // A negative sample is refused by its folder's format; it may be another format's file.
+        if let Some((_, format)) = NEGATIVE_FORMATS
+            .iter()
+            .find(|(folder, _)| file.starts_with(dir.join(folder)))
+        {
+            cmd.args(["--format", format]);
+        }
+        let out = cmd.arg(file).output().map_err(|e| e.to_string())?;
         let msg = String::from_utf8_lossy(&out.stderr);
         if out.status.code() != Some(1) || msg.trim().is_empty() {
             return Err(format!(
@@ -187,6 +192,10 @@ fn check_folder(navkit: &Path, dir: &Path) -> Result {
     println!("{} negative samples refused", negatives.len());
     Ok(())
 }
+
+/// Corpus folders whose negative samples are another format's files, with the format that must
+/// refuse them (the Source 2 files in `source/negative/` are read by nav-source2).
+const NEGATIVE_FORMATS: &[(&str, &str)] = &[("source", "nav-source")];
 
 fn collect_negatives(dir: &Path, inside: bool, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -158,9 +158,13 @@ where
     }
 }
 
-/// Every format, in the order sniffing tries them.
+/// Every format, in the order sniffing tries them. nav-source2 comes before nav-source: both
+/// files share the magic, and nav-source claims every file that has it (so that `--format`
+/// aside, a Source 2 file it cannot read still gets its message), while nav-source2 claims only
+/// versions 30 and up.
 pub static FORMATS: &[&dyn AnyFormat] = &[
     &nav_quake::Quake,
+    &nav_source2::Source2Nav,
     &nav_source::SourceNav,
     &jmxvnvm::Nvm,
     &nvnm_skyrim::Plugin,

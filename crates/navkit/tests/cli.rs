@@ -245,13 +245,19 @@ fn source_2_files_are_refused_with_a_message_that_says_so() {
     let mut refused = 0;
     for entry in std::fs::read_dir(dir.join("negative")).unwrap() {
         let path = entry.unwrap().path();
-        let o = navkit(&["info", path.to_str().unwrap()]);
+        let o = navkit(&["info", "--format", "nav-source", path.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(1), "{}", path.display());
         let err = stderr(&o);
         assert!(
             err.contains("nav-source") && err.contains("Source 2"),
             "{err}"
         );
+        // Detected from their signature, they are nav-source2's and round-trip.
+        let o = navkit(&["info", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("nav-source2"), "{}", stdout(&o));
+        let o = navkit(&["roundtrip", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stdout(&o));
         refused += 1;
     }
     assert_eq!(refused, 2);

@@ -1,0 +1,160 @@
+//! Source 2 bot navigation meshes (`.nav`, magic `0xFEEDFACE`, versions 30 to 36).
+//!
+//! Counter-Strike 2, Half-Life: Alyx, SteamVR Home and workshop maps keep their bot navigation
+//! in `.nav` files that share the Source 1 magic but not its format. This crate reads and writes
+//! them byte for byte: the header and place directory, the shared corner and polygon pool
+//! (v31+), corner gravity (v32+), movable meshes (v35+), areas, ladders, transformed bounds, the
+//! generation parameters (gated by their own generator version), and the KV3 blobs: three
+//! mid-file blobs in v36, and CS2's bot analysis as one trailing blob when the sub-version is
+//! above 0.
+//!
+//! - [`Source2View::parse`]: a zero-copy view; [`Source2View::to_model`] copies it into the owned
+//!   [`Source2Mesh`]; [`write()`] serialises a model and [`write_view`] a view.
+//! - KV3 blobs are kept as their exact bytes ([`Kv3Blob`]) and decoded for reading only
+//!   ([`kv3::decode`]: KV3 versions 2 to 5, uncompressed, LZ4 or zstd), so that `dump` and JSON
+//!   show the custom data's `arealist` as data.
+//! - [`Source2Nav`] implements [`nav_core::Format`].
+//!
+//! ```
+//! use nav_source2::{Source2Mesh, Source2View};
+//!
+//! let mesh = nav_source2::samples::room(36, 1);
+//! let bytes = nav_source2::write(&mesh)?;
+//! let view = Source2View::parse(&bytes)?;
+//! assert_eq!(view.areas.len(), 4);
+//! assert_eq!(view.to_model(), mesh);
+//! assert!(nav_source2::validate(&mesh).is_empty());
+//! # Ok::<(), nav_core::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+// Library code never unwraps: every value read from input is checked.
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impl;
+pub mod dump;
+pub mod geometry;
+pub mod kv3;
+pub mod layout;
+pub mod model;
+pub mod samples;
+pub mod validate;
+pub mod view;
+pub mod write;
+
+pub use geometry::geometry;
+pub use kv3::{Kv3Blob, Kv3Document, Kv3Value};
+pub use layout::{GenLayout, Layout};
+pub use model::{
+    Area, ByteString, Connection, GenerationParams, HidingSpot, HullParams, Ladder, MovableMesh,
+    Polygon, Source2Mesh, TransformedBounds,
+};
+pub use validate::validate;
+pub use view::Source2View;
+pub use write::{write, write_view};
+
+use nav_core::{Finding, Format, Result, Summary};
+
+/// The crate name, as errors and `--format` spell it.
+pub const FORMAT: &str = "nav-source2";
+
+/// Parses and copies into the owned model.
+pub fn read(bytes: &[u8]) -> Result<Source2Mesh> {
+    Ok(Source2View::parse(bytes)?.to_model())
+}
+
+/// Whether `bytes` start like a Source 2 `.nav`: the magic and a version of 30 or more.
+pub fn sniff(bytes: &[u8]) -> bool {
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    word(0) == Some(layout::MAGIC) && word(4).is_some_and(|v| v >= layout::MIN_VERSION)
+}
+
+/// The Source 2 `.nav` format, for code that handles formats generically.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Source2Nav;
+
+impl Format for Source2Nav {
+    type View<'a> = Source2View<'a>;
+    type Model = Source2Mesh;
+
+    fn name(&self) -> &'static str {
+        FORMAT
+    }
+
+    fn description(&self) -> &'static str {
+        "Source 2 .nav v30-36 (Counter-Strike 2, Half-Life: Alyx, SteamVR), KV3 blobs decoded"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["nav"]
+    }
+
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        sniff(bytes)
+    }
+
+    fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Source2View<'a>> {
+        Source2View::parse(bytes)
+    }
+
+    fn to_model(&self, view: &Source2View<'_>) -> Source2Mesh {
+        view.to_model()
+    }
+
+    fn write(&self, model: &Source2Mesh) -> Result<Vec<u8>> {
+        write(model)
+    }
+
+    fn write_view(&self, view: &Source2View<'_>) -> Result<Vec<u8>> {
+        write_view(view)
+    }
+
+    fn validate(&self, model: &Source2Mesh) -> Vec<Finding> {
+        validate(model)
+    }
+
+    fn summary(&self, model: &Source2Mesh) -> Summary {
+        let spots: usize = model.areas.iter().map(|a| a.hiding_spots.len()).sum();
+        let connections: usize = model
+            .areas
+            .iter()
+            .flat_map(|a| a.connections.iter().map(Vec::len))
+            .sum();
+        let mut s = Summary::new(FORMAT, model.version.to_string())
+            .variant(format!(
+                "sub-version {}, generator {}",
+                model.sub_version, model.generation_params.nav_gen_version
+            ))
+            .count("areas", model.areas.len());
+        if model.version >= 31 {
+            s = s
+                .count("corners", model.corners.len())
+                .count("polygons", model.polygons.len());
+        }
+        s = s
+            .count("connections", connections)
+            .count("hiding spots", spots)
+            .count("ladders", model.ladders.len())
+            .count("transformed bounds", model.transformed_bounds.len())
+            .count("hulls", model.generation_params.hulls.len());
+        let blobs = [
+            &model.movable_mesh_settings,
+            &model.game_data,
+            &model.extra_generation_params,
+            &model.custom_data,
+        ];
+        s.count("kv3 blobs", blobs.iter().filter(|b| b.is_some()).count())
+    }
+
+    fn dump(&self, model: &Source2Mesh, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
+        dump::dump(model, out)
+    }
+
+    fn geometry(&self, model: &Source2Mesh) -> Option<nav_core::geometry::Geometry> {
+        Some(geometry(model))
+    }
+}

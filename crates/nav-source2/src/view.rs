@@ -1,0 +1,673 @@
+//! The zero-copy view of a Source 2 `.nav` file.
+//!
+//! The file is one sequential stream: counts before lists, no offset table, and KV3 blobs that
+//! start at multiples of 8 and whose length comes from their own header. [`Source2View::parse`]
+//! walks it once, checks every count against the bytes left before slicing, and keeps an index
+//! of borrowed records: fixed-size records are zerocopy structs of little-endian types mapped
+//! onto the input, variable-length ones (polygons, areas) are small structs of slices.
+//!
+//! ```text
+//! header │ v36 KV3 │ v31+ corners, polygons │ v32+ gravity │ v35+ movable meshes │ v36 KV3
+//! areas │ ladders │ transformed bounds │ generation parameters │ v36 KV3 │ sub-version > 0: KV3
+//! ```
+
+use nav_core::scalar::{F32, U32, U64};
+use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
+use nav_core::{Cursor, Error, ErrorKind, RawF32, Result};
+
+use crate::FORMAT;
+use crate::kv3;
+use crate::layout::{GenLayout, Layout, MAGIC, has_custom_data};
+use crate::model::{ByteString, GenerationParams, HullParams};
+
+/// Three floats.
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawVec3(pub [F32; 3]);
+
+impl RawVec3 {
+    /// The floats by their bits.
+    pub fn get(&self) -> [RawF32; 3] {
+        self.0.map(RawF32::from)
+    }
+}
+
+/// A connection: target area id and edge (8 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawConnection {
+    /// The area reached.
+    pub area_id: U32,
+    /// The edge of that area.
+    pub edge: U32,
+}
+
+/// A hiding spot (17 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawHidingSpot {
+    /// The spot id.
+    pub id: U32,
+    /// The position.
+    pub position: RawVec3,
+    /// Flags.
+    pub flags: u8,
+}
+
+/// The ladder fields every version stores (60 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawLadder {
+    /// Id.
+    pub id: U32,
+    /// Width.
+    pub width: F32,
+    /// Top.
+    pub top: RawVec3,
+    /// Bottom.
+    pub bottom: RawVec3,
+    /// Length.
+    pub length: F32,
+    /// Direction.
+    pub direction: U32,
+    /// Top forward, top left, top right, top behind and bottom area ids.
+    pub areas: [U32; 5],
+}
+
+/// A v35+ ladder: the common fields and the bottom-left and bottom-right area ids (68 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawLadderV35 {
+    /// The common fields.
+    pub base: RawLadder,
+    /// Bottom left and bottom right area ids.
+    pub bottom_sides: [U32; 2],
+}
+
+/// A transformed bounding box (72 bytes).
+#[derive(
+    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
+)]
+#[repr(C)]
+pub struct RawBounds {
+    /// Minimum.
+    pub mins: RawVec3,
+    /// Maximum.
+    pub maxs: RawVec3,
+    /// The 3×4 matrix.
+    pub transform: [F32; 12],
+}
+
+/// The ladder records, in their version's size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ladders<'a> {
+    /// Before v35.
+    V30(&'a [RawLadder]),
+    /// v35 and up.
+    V35(&'a [RawLadderV35]),
+}
+
+impl Ladders<'_> {
+    /// Number of ladders.
+    pub fn len(&self) -> usize {
+        match self {
+            Ladders::V30(l) => l.len(),
+            Ladders::V35(l) => l.len(),
+        }
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The records' bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            Ladders::V30(l) => l.as_bytes(),
+            Ladders::V35(l) => l.as_bytes(),
+        }
+    }
+}
+
+/// A polygon of the pool, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolygonView<'a> {
+    /// Corner indices.
+    pub corners: &'a [U32],
+    /// v35+: the movable-mesh id.
+    pub movable_mesh_id: Option<&'a U32>,
+}
+
+/// A movable mesh, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MovableMeshView<'a> {
+    /// The id, without its NUL.
+    pub id: &'a [u8],
+    /// The 12 floats.
+    pub transform: &'a [F32; 12],
+}
+
+/// An area, borrowed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AreaView<'a> {
+    /// Id.
+    pub id: &'a U32,
+    /// Attribute flags.
+    pub attribute_flags: &'a U64,
+    /// Hull index.
+    pub hull_index: u8,
+    /// v31+: the polygon index.
+    pub polygon: Option<&'a U32>,
+    /// v30: the inline corners.
+    pub corners: &'a [RawVec3],
+    /// The float after the corners.
+    pub unknown_float: &'a F32,
+    /// One connection list per corner.
+    pub connections: Vec<&'a [RawConnection]>,
+    /// Hiding spots.
+    pub hiding_spots: &'a [RawHidingSpot],
+    /// Ladders above.
+    pub ladders_above: &'a [U32],
+    /// Ladders below.
+    pub ladders_below: &'a [U32],
+}
+
+/// A parsed file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source2View<'a> {
+    /// The input.
+    pub data: &'a [u8],
+    /// The version gates.
+    pub layout: Layout,
+    /// The sub-version.
+    pub sub_version: u32,
+    /// The `isAnalyzed` byte.
+    pub is_analyzed: u8,
+    /// Place names as stored.
+    pub places: Vec<&'a [u8]>,
+    /// The "has unnamed areas" byte.
+    pub has_unnamed_areas: u8,
+    /// v36: movable-mesh settings blob.
+    pub movable_mesh_settings: Option<&'a [u8]>,
+    /// v31+: the corner pool.
+    pub corners: &'a [RawVec3],
+    /// v31+: the polygons.
+    pub polygons: Vec<PolygonView<'a>>,
+    /// v32+: the corner-gravity word.
+    pub corner_gravity_flags: Option<&'a U32>,
+    /// The corner gravity directions (when bit 0 of the word is set).
+    pub corner_gravity: &'a [RawVec3],
+    /// v35+: movable meshes.
+    pub movable_meshes: Vec<MovableMeshView<'a>>,
+    /// v36: game-data blob.
+    pub game_data: Option<&'a [u8]>,
+    /// Areas.
+    pub areas: Vec<AreaView<'a>>,
+    /// Ladders.
+    pub ladders: Ladders<'a>,
+    /// Transformed bounds.
+    pub transformed_bounds: &'a [RawBounds],
+    /// Generation parameters (small; copied).
+    pub generation_params: GenerationParams,
+    /// v36: extra generation parameters blob.
+    pub extra_generation_params: Option<&'a [u8]>,
+    /// Custom data blob (sub-version > 0).
+    pub custom_data: Option<&'a [u8]>,
+}
+
+fn u32_list<'a>(cur: &mut Cursor<'a>, field: core::fmt::Arguments<'_>) -> Result<&'a [U32]> {
+    let n = cur.u32(format_args!("{field} count"))?;
+    cur.slice(n, field)
+}
+
+fn cstring<'a>(cur: &mut Cursor<'a>, field: &str) -> Result<&'a [u8]> {
+    let rest = cur.rest();
+    let Some(len) = rest.iter().position(|b| *b == 0) else {
+        return Err(cur.invalid(field, "no NUL ends the string"));
+    };
+    let s = cur.bytes(len, field)?;
+    cur.skip(1, field)?;
+    Ok(s)
+}
+
+/// Refuses a count of variable-length records of at least `min` bytes each that the bytes
+/// left cannot hold, before anything is allocated for them.
+fn check_count(cur: &mut Cursor<'_>, count: usize, min: usize, field: &str) -> Result<()> {
+    if count <= cur.remaining() / min {
+        return Ok(());
+    }
+    let (offset, left) = (cur.offset(), cur.remaining());
+    Err(cur.fail(
+        field,
+        ErrorKind::CountTooLarge {
+            count: count as u64,
+            record_size: min,
+            offset,
+            left,
+        },
+    ))
+}
+
+/// Fewest bytes an area takes (v31+, no connection lists): id, flags, hull, polygon, float,
+/// hiding-spot count, encounter count, two ladder counts.
+const MIN_AREA_BYTES: usize = 4 + 8 + 1 + 4 + 4 + 1 + 4 + 8;
+
+fn read_area<'a>(
+    cur: &mut Cursor<'a>,
+    layout: Layout,
+    polygons: &[PolygonView<'a>],
+    i: usize,
+) -> Result<AreaView<'a>> {
+    let id = cur.read(format_args!("areas[{i}] id"))?;
+    let attribute_flags = cur.read(format_args!("areas[{i}] attribute_flags"))?;
+    let hull_index = cur.u8(format_args!("areas[{i}] hull_index"))?;
+    let (polygon, corners, n) = if layout.has_polygon_pool() {
+        let at = cur.offset();
+        let p: &U32 = cur.read(format_args!("areas[{i}] polygon"))?;
+        let Some(poly) = polygons.get(p.get() as usize) else {
+            return Err(Error::new(
+                FORMAT,
+                format_args!("areas[{i}] polygon"),
+                ErrorKind::Invalid {
+                    offset: at,
+                    message: format!(
+                        "polygon index {} is past the {} polygons",
+                        p.get(),
+                        polygons.len()
+                    ),
+                },
+            ));
+        };
+        (Some(p), &[][..], poly.corners.len())
+    } else {
+        let n = cur.u32(format_args!("areas[{i}] corners count"))?;
+        let c: &[RawVec3] = cur.slice(n, format_args!("areas[{i}] corners"))?;
+        (None, c, c.len())
+    };
+    let unknown_float = cur.read(format_args!("areas[{i}] unknown_float"))?;
+    let mut connections = Vec::with_capacity(n);
+    for e in 0..n {
+        let k = cur.u32(format_args!("areas[{i}] connections[{e}] count"))?;
+        connections.push(cur.slice(k, format_args!("areas[{i}] connections[{e}]"))?);
+    }
+    let k = cur.u8(format_args!("areas[{i}] hiding_spots count"))?;
+    let hiding_spots = cur.slice(k, format_args!("areas[{i}] hiding_spots"))?;
+    let at = cur.offset();
+    let encounters = cur.u32(format_args!("areas[{i}] encounter paths count"))?;
+    if encounters != 0 {
+        return Err(Error::new(
+            FORMAT,
+            format_args!("areas[{i}] encounter paths count"),
+            ErrorKind::Invalid {
+                offset: at,
+                message: format!(
+                    "{encounters} encounter paths: their Source 2 layout is unknown (every known file stores 0)"
+                ),
+            },
+        ));
+    }
+    let ladders_above = u32_list(cur, format_args!("areas[{i}] ladders_above"))?;
+    let ladders_below = u32_list(cur, format_args!("areas[{i}] ladders_below"))?;
+    Ok(AreaView {
+        id,
+        attribute_flags,
+        hull_index,
+        polygon,
+        corners,
+        unknown_float,
+        connections,
+        hiding_spots,
+        ladders_above,
+        ladders_below,
+    })
+}
+
+fn read_hull(cur: &mut Cursor<'_>, g: GenLayout, i: usize) -> Result<HullParams> {
+    let f = |name: &str| format!("generation_params hulls[{i}] {name}");
+    let mut h = HullParams::default();
+    if g.has_hull_short_height() {
+        h.enabled = cur.u8(f("enabled"))?;
+    }
+    h.radius = cur.f32(f("radius"))?;
+    h.height = cur.f32(f("height"))?;
+    if g.has_hull_short_height() {
+        h.short_height_enabled = cur.u8(f("short_height_enabled"))?;
+        h.short_height = cur.f32(f("short_height"))?;
+    }
+    if g.has_hull_crawl() {
+        h.agent_crawl_enabled = cur.u8(f("agent_crawl_enabled"))?;
+        h.agent_crawl_height = cur.f32(f("agent_crawl_height"))?;
+    }
+    h.max_climb = cur.f32(f("max_climb"))?;
+    h.max_slope = cur.i32(f("max_slope"))?;
+    h.max_jump_down_dist = cur.f32(f("max_jump_down_dist"))?;
+    h.max_jump_horiz_dist_base = cur.f32(f("max_jump_horiz_dist_base"))?;
+    h.max_jump_up_dist = cur.f32(f("max_jump_up_dist"))?;
+    if g.has_hull_border_erosion() {
+        h.border_erosion = cur.i32(f("border_erosion"))?;
+    }
+    Ok(h)
+}
+
+fn read_generation_params(cur: &mut Cursor<'_>) -> Result<GenerationParams> {
+    let f = |name: &str| format!("generation_params {name}");
+    let mut p = GenerationParams {
+        nav_gen_version: cur.i32(f("nav_gen_version"))?,
+        use_project_defaults: cur.u32(f("use_project_defaults"))?,
+        tile_size: cur.f32(f("tile_size"))?,
+        cell_size: cur.f32(f("cell_size"))?,
+        cell_height: cur.f32(f("cell_height"))?,
+        min_region_size: cur.i32(f("min_region_size"))?,
+        merged_region_size: cur.i32(f("merged_region_size"))?,
+        mesh_sample_distance: cur.f32(f("mesh_sample_distance"))?,
+        max_sample_error: cur.f32(f("max_sample_error"))?,
+        max_edge_length: cur.i32(f("max_edge_length"))?,
+        max_edge_error: cur.f32(f("max_edge_error"))?,
+        verts_per_poly: cur.i32(f("verts_per_poly"))?,
+        ..GenerationParams::default()
+    };
+    let g = p.layout();
+    if g.has_small_area_removal() {
+        p.small_area_on_edge_removal = cur.f32(f("small_area_on_edge_removal"))?;
+    }
+    if g.has_hull_preset() {
+        p.hull_preset_name =
+            ByteString(cstring(cur, "generation_params hull_preset_name")?.to_vec());
+        p.hull_definitions_file =
+            ByteString(cstring(cur, "generation_params hull_definitions_file")?.to_vec());
+    }
+    let at = cur.offset();
+    p.hull_count = cur.i32(f("hull_count"))?;
+    let records = g.hull_records(p.hull_count).ok_or_else(|| {
+        Error::new(
+            FORMAT,
+            f("hull_count"),
+            ErrorKind::Invalid {
+                offset: at,
+                message: format!("hull count {} is negative", p.hull_count),
+            },
+        )
+    })?;
+    let size = g.hull_size();
+    check_count(cur, records, size, "generation_params hulls")?;
+    p.hulls = (0..records)
+        .map(|i| read_hull(cur, g, i))
+        .collect::<Result<_>>()?;
+    if g.has_gravity_follows_rotation() {
+        p.gravity_follows_rotation = cur.u8(f("gravity_follows_rotation"))?;
+    }
+    Ok(p)
+}
+
+impl<'a> Source2View<'a> {
+    /// Parses a whole file; it must end exactly after its last record.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let mut cur = Cursor::new(FORMAT, bytes);
+        let magic = cur.bytes(4, "magic")?;
+        if magic != MAGIC.to_le_bytes() {
+            let found = magic.to_vec();
+            return Err(cur.fail(
+                "magic",
+                ErrorKind::BadMagic {
+                    offset: 0,
+                    found,
+                    expected: "0xFEEDFACE (bytes ce fa ed fe)",
+                },
+            ));
+        }
+        let version = cur.u32("version")?;
+        let Some(layout) = Layout::new(version) else {
+            let supported = if version < 30 {
+                "a Source 1 nav file (versions 1 to 16 are read by nav-source); nav-source2 reads Source 2 versions 30 to 36"
+            } else {
+                "nav-source2 reads Source 2 versions 30 to 36"
+            };
+            return Err(cur.fail(
+                "version",
+                ErrorKind::UnsupportedVersion {
+                    offset: 4,
+                    version: u64::from(version),
+                    supported: supported.into(),
+                },
+            ));
+        };
+        let sub_version = cur.u32("sub_version")?;
+        let is_analyzed = cur.u8("is_analyzed")?;
+        let count = cur.u16("places count")?;
+        let mut places = Vec::with_capacity(usize::from(count).min(cur.remaining() / 2));
+        for i in 0..count {
+            let n = cur.u16(format_args!("places[{i}] length"))?;
+            places.push(cur.bytes(usize::from(n), format_args!("places[{i}]"))?);
+        }
+        let has_unnamed_areas = cur.u8("has_unnamed_areas")?;
+        let blob = |cur: &mut Cursor<'a>, on: bool, name: &str| -> Result<Option<&'a [u8]>> {
+            if on {
+                Ok(Some(kv3::read_aligned(cur, name)?))
+            } else {
+                Ok(None)
+            }
+        };
+        let movable_mesh_settings =
+            blob(&mut cur, layout.has_kv3_blobs(), "movable_mesh_settings")?;
+        let mut corners: &[RawVec3] = &[];
+        let mut polygons = Vec::new();
+        if layout.has_polygon_pool() {
+            let n = cur.u32("corners count")?;
+            corners = cur.slice(n, "corners")?;
+            let n = cur.u32("polygons count")?;
+            let min = if layout.has_movable_meshes() { 5 } else { 1 };
+            check_count(&mut cur, n as usize, min, "polygons")?;
+            polygons.reserve_exact(n as usize);
+            for i in 0..n {
+                let k = cur.u8(format_args!("polygons[{i}] corners count"))?;
+                let c = cur.slice(k, format_args!("polygons[{i}] corners"))?;
+                let movable_mesh_id = if layout.has_movable_meshes() {
+                    Some(cur.read(format_args!("polygons[{i}] movable_mesh_id"))?)
+                } else {
+                    None
+                };
+                polygons.push(PolygonView {
+                    corners: c,
+                    movable_mesh_id,
+                });
+            }
+        }
+        let mut corner_gravity_flags = None;
+        let mut corner_gravity: &[RawVec3] = &[];
+        if layout.has_corner_gravity() {
+            let w: &U32 = cur.read("corner_gravity_flags")?;
+            if w.get() & 1 != 0 {
+                let n = cur.u32("corner_gravity count")?;
+                corner_gravity = cur.slice(n, "corner_gravity")?;
+            }
+            corner_gravity_flags = Some(w);
+        }
+        let mut movable_meshes = Vec::new();
+        if layout.has_movable_meshes() {
+            let n = cur.u32("movable_meshes count")?;
+            check_count(&mut cur, n as usize, 49, "movable_meshes")?;
+            for i in 0..n {
+                let id = cstring(&mut cur, &format!("movable_meshes[{i}] id"))?;
+                let transform = cur.read(format_args!("movable_meshes[{i}] transform"))?;
+                movable_meshes.push(MovableMeshView { id, transform });
+            }
+        }
+        let game_data = blob(&mut cur, layout.has_kv3_blobs(), "game_data")?;
+        let n = cur.u32("areas count")?;
+        check_count(&mut cur, n as usize, MIN_AREA_BYTES, "areas")?;
+        let mut areas = Vec::with_capacity(n as usize);
+        for i in 0..n as usize {
+            areas.push(read_area(&mut cur, layout, &polygons, i)?);
+        }
+        let n = cur.u32("ladders count")?;
+        let ladders = if layout.has_ladder_bottom_sides() {
+            Ladders::V35(cur.slice(n, "ladders")?)
+        } else {
+            Ladders::V30(cur.slice(n, "ladders")?)
+        };
+        let at = cur.offset();
+        let n = cur.i32("transformed_bounds count")?;
+        let Ok(n) = u32::try_from(n) else {
+            return Err(Error::new(
+                FORMAT,
+                "transformed_bounds count",
+                ErrorKind::Invalid {
+                    offset: at,
+                    message: format!("count {n} is negative"),
+                },
+            ));
+        };
+        let transformed_bounds = cur.slice(n, "transformed_bounds")?;
+        let generation_params = read_generation_params(&mut cur)?;
+        let extra_generation_params =
+            blob(&mut cur, layout.has_kv3_blobs(), "extra_generation_params")?;
+        let custom_data = blob(&mut cur, has_custom_data(sub_version), "custom_data")?;
+        cur.expect_end("end of file")?;
+        Ok(Source2View {
+            data: bytes,
+            layout,
+            sub_version,
+            is_analyzed,
+            places,
+            has_unnamed_areas,
+            movable_mesh_settings,
+            corners,
+            polygons,
+            corner_gravity_flags,
+            corner_gravity,
+            movable_meshes,
+            game_data,
+            areas,
+            ladders,
+            transformed_bounds,
+            generation_params,
+            extra_generation_params,
+            custom_data,
+        })
+    }
+
+    /// The file version.
+    pub fn version(&self) -> u32 {
+        self.layout.version()
+    }
+}
+
+impl Source2View<'_> {
+    /// Copies the view into the owned model.
+    pub fn to_model(&self) -> crate::model::Source2Mesh {
+        use crate::kv3::Kv3Blob;
+        use crate::layout::NO_MOVABLE_MESH;
+        use crate::model::{
+            Area, Connection, HidingSpot, Ladder, MovableMesh, Polygon, Source2Mesh,
+            TransformedBounds,
+        };
+        let blob = |b: Option<&[u8]>| b.map(|b| Kv3Blob { bytes: b.to_vec() });
+        let floats = |f: &[F32; 12]| f.map(RawF32::from);
+        let ladder = |l: &RawLadder, sides: [u32; 2]| Ladder {
+            id: l.id.get(),
+            width: l.width.into(),
+            top: l.top.get(),
+            bottom: l.bottom.get(),
+            length: l.length.into(),
+            direction: l.direction.get(),
+            top_forward_area_id: l.areas[0].get(),
+            top_left_area_id: l.areas[1].get(),
+            top_right_area_id: l.areas[2].get(),
+            top_behind_area_id: l.areas[3].get(),
+            bottom_area_id: l.areas[4].get(),
+            bottom_left_area_id: sides[0],
+            bottom_right_area_id: sides[1],
+        };
+        Source2Mesh {
+            version: self.version(),
+            sub_version: self.sub_version,
+            is_analyzed: self.is_analyzed,
+            places: self.places.iter().map(|p| ByteString(p.to_vec())).collect(),
+            has_unnamed_areas: self.has_unnamed_areas,
+            movable_mesh_settings: blob(self.movable_mesh_settings),
+            corners: self.corners.iter().map(RawVec3::get).collect(),
+            polygons: self
+                .polygons
+                .iter()
+                .map(|p| Polygon {
+                    corners: p.corners.iter().map(|c| c.get()).collect(),
+                    movable_mesh_id: p.movable_mesh_id.map_or(NO_MOVABLE_MESH, |m| m.get()),
+                })
+                .collect(),
+            corner_gravity_flags: self.corner_gravity_flags.map_or(0, |w| w.get()),
+            corner_gravity: self.corner_gravity.iter().map(RawVec3::get).collect(),
+            movable_meshes: self
+                .movable_meshes
+                .iter()
+                .map(|m| MovableMesh {
+                    id: ByteString(m.id.to_vec()),
+                    transform: floats(m.transform),
+                })
+                .collect(),
+            game_data: blob(self.game_data),
+            areas: self
+                .areas
+                .iter()
+                .map(|a| Area {
+                    id: a.id.get(),
+                    attribute_flags: a.attribute_flags.get(),
+                    hull_index: a.hull_index,
+                    polygon: a.polygon.map_or(0, |p| p.get()),
+                    corners: a.corners.iter().map(RawVec3::get).collect(),
+                    unknown_float: (*a.unknown_float).into(),
+                    connections: a
+                        .connections
+                        .iter()
+                        .map(|list| {
+                            list.iter()
+                                .map(|c| Connection {
+                                    area_id: c.area_id.get(),
+                                    edge: c.edge.get(),
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                    hiding_spots: a
+                        .hiding_spots
+                        .iter()
+                        .map(|s| HidingSpot {
+                            id: s.id.get(),
+                            position: s.position.get(),
+                            flags: s.flags,
+                        })
+                        .collect(),
+                    ladders_above: a.ladders_above.iter().map(|v| v.get()).collect(),
+                    ladders_below: a.ladders_below.iter().map(|v| v.get()).collect(),
+                })
+                .collect(),
+            ladders: match self.ladders {
+                Ladders::V30(l) => l.iter().map(|l| ladder(l, [0, 0])).collect(),
+                Ladders::V35(l) => l
+                    .iter()
+                    .map(|l| ladder(&l.base, l.bottom_sides.map(|v| v.get())))
+                    .collect(),
+            },
+            transformed_bounds: self
+                .transformed_bounds
+                .iter()
+                .map(|b| TransformedBounds {
+                    mins: b.mins.get(),
+                    maxs: b.maxs.get(),
+                    transform: floats(&b.transform),
+                })
+                .collect(),
+            generation_params: self.generation_params.clone(),
+            extra_generation_params: blob(self.extra_generation_params),
+            custom_data: blob(self.custom_data),
+        }
+    }
+}
