@@ -14,14 +14,22 @@ use serde_json::json;
 use crate::registry::{self, AnyFormat, FORMATS};
 use crate::walk;
 
+/// The help's closing text: the formats of the registry, then [`AFTER_HELP`].
+fn after_help() -> String {
+    let mut text = String::from("Formats (for --format):\n");
+    let width = registry::FORMATS
+        .iter()
+        .map(|f| f.name().len())
+        .max()
+        .unwrap_or(0);
+    for f in registry::FORMATS {
+        text.push_str(&format!("  {:width$}  {}\n", f.name(), f.description()));
+    }
+    text + AFTER_HELP
+}
+
+/// The help's closing text after the list of formats.
 const AFTER_HELP: &str = "\
-Formats (for --format):
-  nav-quake     Quake NAV2 (v12-18) and Quake II NAV3 (v2-6) bot navigation .nav
-  nav-source    Valve Source engine .nav (magic 0xFEEDFACE, v1-16, per-game data)
-  nav2-mgsv     Fox Engine .nav2 (Metal Gear Solid V, Metal Gear Survive)
-  nvnm-skyrim   Skyrim NVNM navmesh geometry (.nvnm blobs, chosen by ending or --format)
-  skyrim-plugin Skyrim plugins (.esp/.esm/.esl) with the navmeshes inside
-  jmxvnvm       Silkroad Online terrain navmesh JMXVNVM 1000 (.nvm)
 The format is found from the file's signature; `navkit formats` lists what this build reads.
 
 Flavours (for --flavour, the game layout of a nav-source file; it implies --format nav-source):
@@ -48,7 +56,7 @@ Examples:
 
 /// Inspect, validate, convert and round-trip navigation meshes of five game engines.
 #[derive(Debug, Parser)]
-#[command(name = "navkit", version, about, after_help = AFTER_HELP)]
+#[command(name = "navkit", version, about, after_help = after_help())]
 struct Cli {
     /// Read the input as this format instead of detecting it (see the list below).
     #[arg(long, global = true, value_name = "NAME")]

@@ -37,6 +37,8 @@ const TARGETS: &[(&str, Target)] = &[
     ("plugin_bytes", |d| fuzz_bytes(&nvnm_skyrim::Plugin, d)),
     ("nvm_bytes", |d| fuzz_bytes(&jmxvnvm::Nvm, d)),
     ("nvm_model", |d| model(&jmxvnvm::Nvm, d)),
+    ("source2_bytes", |d| fuzz_bytes(&nav_source2::Source2Nav, d)),
+    ("source2_model", |d| model(&nav_source2::Source2Nav, d)),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -139,6 +141,7 @@ fn samples_and_noise_go_through_every_target() {
         ("nvnm_bytes", "skyrim", "nvnm"),
         ("plugin_bytes", "skyrim", "esp"),
         ("nvm_bytes", "silkroad", "nvm"),
+        ("source2_bytes", "source2", "nav"),
     ];
     let mut fed = 0;
     for (target, folder, ext) in by_target {

@@ -242,7 +242,7 @@ impl Format for Plugin {
     }
 
     fn description(&self) -> &'static str {
-        "Skyrim LE/SE plugins (.esp, .esm, .esl): the records and groups around NAVM navmeshes"
+        "Skyrim LE/SE and Fallout 4 plugins (.esp, .esm, .esl): records and groups around NAVM and NAVI"
     }
 
     fn extensions(&self) -> &'static [&'static str] {
