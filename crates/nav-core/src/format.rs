@@ -70,6 +70,13 @@ pub trait Format {
         self.summary(&self.to_model(view))
     }
 
+    /// Brings data that one part of the model derives from another up to date after a hand
+    /// edit (`navkit from-json` calls it before writing), and returns one line per change. A
+    /// model read from a game's file is left as it is. The default changes nothing.
+    fn refresh(&self, _model: &mut Self::Model) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The whole structure as text for people, for `navkit dump` and snapshot tests.
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{model:#?}")

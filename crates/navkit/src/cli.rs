@@ -557,7 +557,10 @@ fn from_json(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) ->
         .get_mut("model")
         .map(serde_json::Value::take)
         .ok_or_else(|| input_error(path, "no \"model\" field"))?;
-    let bytes = format.write_json(model).map_err(|e| input_error(path, e))?;
+    let (bytes, refreshed) = format.write_json(model).map_err(|e| input_error(path, e))?;
+    for line in refreshed {
+        eprintln!("navkit: {}: {line}", path.display());
+    }
     write_out(out, &bytes)
 }
 

@@ -46,8 +46,9 @@ pub trait AnyFormat: Sync {
     fn dump(&self, bytes: &[u8]) -> Result<String, Error>;
     /// The owned model as JSON.
     fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
-    /// A model from JSON, written out.
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String>;
+    /// A model from JSON, with derived data brought up to date ([`Format::refresh`]), written
+    /// out; also the lines saying what the refresh changed.
+    fn write_json(&self, value: serde_json::Value) -> Result<(Vec<u8>, Vec<String>), String>;
     /// The owned model as a compact serde tree, for `navkit diff`.
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// Parse into the model and write it again.
@@ -110,9 +111,12 @@ where
             })
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<Vec<u8>, String> {
-        let model: F::Model = serde_json::from_value(value).map_err(|e| format!("model: {e}"))?;
-        self.write(&model).map_err(|e| e.to_string())
+    fn write_json(&self, value: serde_json::Value) -> Result<(Vec<u8>, Vec<String>), String> {
+        let mut model: F::Model =
+            serde_json::from_value(value).map_err(|e| format!("model: {e}"))?;
+        let refreshed = self.refresh(&mut model);
+        let bytes = self.write(&model).map_err(|e| e.to_string())?;
+        Ok((bytes, refreshed))
     }
 
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error> {

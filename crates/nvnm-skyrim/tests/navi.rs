@@ -755,3 +755,61 @@ fn a_corpus_navi_cut_anywhere_never_panics() {
     }
     assert!(cuts > 2000);
 }
+
+/// Replaces, anywhere in a JSON tree, the string `from` with `to`; returns how many it replaced.
+fn replace_string(v: &mut serde_json::Value, from: &str, to: &str) -> usize {
+    match v {
+        serde_json::Value::String(s) if s == from => {
+            *s = to.to_string();
+            1
+        }
+        serde_json::Value::Array(a) => a.iter_mut().map(|x| replace_string(x, from, to)).sum(),
+        serde_json::Value::Object(o) => o.values_mut().map(|x| replace_string(x, from, to)).sum(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn a_navmesh_edited_in_json_brings_its_entry_up_to_date_on_refresh() {
+    let model = plugin_with_navi(false);
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let nvnm = model
+        .navmeshes()
+        .into_iter()
+        .find(|(id, _)| *id == 0x802)
+        .map(|(_, n)| n.to_vec())
+        .unwrap();
+    // Unedited: refresh changes nothing, so to-json then from-json gives the same bytes.
+    let mut same = model.clone();
+    assert!(Plugin.refresh(&mut same).is_empty());
+    assert_eq!(same, model);
+    // The navmesh moved by +500 in y, edited in the model's JSON as a user would.
+    let mut mesh = Nvnm.read(&nvnm).unwrap();
+    for v in &mut mesh.vertices {
+        v[1] = RawF32::new(v[1].get() + 500.0);
+    }
+    let moved = Nvnm.write(&mesh).unwrap();
+    let mut json = serde_json::to_value(&model).unwrap();
+    assert_eq!(replace_string(&mut json, &hex(&nvnm), &hex(&moved)), 1);
+    let mut edited: PluginFile = serde_json::from_value(json).unwrap();
+    let stale = findings(&edited);
+    assert!(
+        !stale.is_empty(),
+        "the stale entry is reported before the refresh"
+    );
+    let lines = Plugin.refresh(&mut edited);
+    assert_eq!(
+        lines,
+        ["NVMI 00000802: brought up to date with its edited NVNM"]
+    );
+    let entry = navi_of(&mut edited)
+        .navmesh_info_mut(0x802)
+        .unwrap()
+        .clone();
+    assert_eq!(entry.centre, sync::centre(&mesh.vertices).unwrap());
+    assert!(findings(&edited).is_empty(), "{:?}", findings(&edited));
+    // A second refresh has nothing left to do, and the plugin writes and reads back equal.
+    assert!(Plugin.refresh(&mut edited).is_empty());
+    let out = Plugin.write(&edited).unwrap();
+    assert_eq!(Plugin.read(&out).unwrap(), edited);
+}

@@ -270,6 +270,16 @@ impl Format for Plugin {
     }
 
     /// Each navmesh's `NVNM` checks, then the checks across records ([`check::check`]).
+    /// Brings every navmesh's `NVMI` entry up to date with its `NVNM`, as `replace` does for
+    /// one: after an edit of a navmesh in JSON, the plugin's navmesh info follows it.
+    fn refresh(&self, model: &mut Self::Model) -> Vec<String> {
+        let ids: Vec<u32> = model.navmeshes().into_iter().map(|(id, _)| id).collect();
+        ids.into_iter()
+            .filter(|&id| model.update_navmesh_info(id) > 0)
+            .map(|id| format!("NVMI {id:08X}: brought up to date with its edited NVNM"))
+            .collect()
+    }
+
     fn validate(&self, model: &Self::Model) -> Vec<Finding> {
         let mut out = Vec::new();
         for (form_id, nvnm) in model.navmeshes() {
