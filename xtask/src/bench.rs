@@ -55,9 +55,12 @@ impl Bench {
         };
         if self.criterion {
             let (warm, measure) = if self.quick { ("1", "2") } else { ("3", "5") };
+            // Only the bench targets: the libraries' test harness does not take criterion's options.
             run(cargo().args([
                 "bench",
                 "--workspace",
+                "--bench",
+                "*",
                 "--",
                 "--warm-up-time",
                 warm,
