@@ -524,3 +524,26 @@ fn from_json_reads_the_model_before_the_format_and_names_the_path_of_an_error() 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+#[test]
+fn source_place_names_are_plain_strings_and_the_old_form_still_reads() {
+    let sample = "samples/source/l4d2_v16_14.nav";
+    let json = temp("places.json");
+    let back = temp("places.nav");
+    assert!(
+        navkit(&["to-json", sample, "-o", s(&json)])
+            .status
+            .success()
+    );
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.contains("\"fog_places\": [\"fog_street\"]"), "{text}");
+    // As older versions wrote it, the terminator spelled out.
+    let old = text.replace("\"fog_street\"", "\"fog_street\\u0000\"");
+    std::fs::write(&json, old).unwrap();
+    let o = navkit(&["from-json", s(&json), "-o", s(&back)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(workspace().join(sample)).unwrap()
+    );
+}
