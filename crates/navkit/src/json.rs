@@ -144,6 +144,8 @@ pub struct LineFormatter {
     held: Vec<u8>,
     /// Where each held element starts in `held`.
     starts: Vec<usize>,
+    /// A float's text before [`f64_notation`].
+    scratch: Vec<u8>,
 }
 
 impl LineFormatter {
@@ -211,7 +213,6 @@ impl Formatter for LineFormatter {
         write_u32(value: u32);
         write_u64(value: u64);
         write_u128(value: u128);
-        write_f32(value: f32);
         write_f64(value: f64);
         write_number_str(value: &str);
         begin_string();
@@ -219,6 +220,16 @@ impl Formatter for LineFormatter {
         write_string_fragment(fragment: &str);
         write_char_escape(escape: CharEscape);
         write_raw_fragment(fragment: &str);
+    }
+
+    fn write_f32<W: ?Sized + Write>(&mut self, w: &mut W, value: f32) -> io::Result<()> {
+        self.scratch.clear();
+        CompactFormatter.write_f32(&mut self.scratch, value)?;
+        if self.flat {
+            f64_notation(&self.scratch, &mut self.held)
+        } else {
+            f64_notation(&self.scratch, w)
+        }
     }
 
     fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -302,6 +313,55 @@ impl Formatter for LineFormatter {
     }
 }
 
+/// Writes an `f32`'s shortest decimal (`text`, as serde_json writes it) in the notation serde_json
+/// uses for an `f64` with those digits, which is what earlier versions wrote (they went through a
+/// `serde_json::Value`): the digits are the same, only the two ranges where the notations differ
+/// move: `[1e-6, 1e-5)` is `3.8146973e-6`, not `0.0000038146973`, and `[1e13, 1e16)` is written
+/// out (`10000000000000.0`), not `1e13`.
+fn f64_notation<W: ?Sized + Write>(text: &[u8], w: &mut W) -> io::Result<()> {
+    let (sign, body) = match text.split_first() {
+        Some((b'-', rest)) => (&b"-"[..], rest),
+        _ => (&b""[..], text),
+    };
+    if let Some(digits) = body.strip_prefix(b"0.00000") {
+        let (first, rest) = digits.split_at(digits.len().min(1));
+        w.write_all(sign)?;
+        w.write_all(first)?;
+        if !rest.is_empty() {
+            w.write_all(b".")?;
+            w.write_all(rest)?;
+        }
+        return w.write_all(b"e-6");
+    }
+    let exponent = match body.iter().position(|&b| b == b'e') {
+        Some(at) => match body
+            .get(at + 1..)
+            .map(|e| e.strip_prefix(b"+").unwrap_or(e))
+        {
+            Some(b"13") => Some((at, 13)),
+            Some(b"14") => Some((at, 14)),
+            Some(b"15") => Some((at, 15)),
+            _ => None,
+        },
+        None => None,
+    };
+    let Some((at, exponent)) = exponent else {
+        return w.write_all(text);
+    };
+    w.write_all(sign)?;
+    let mut written = 0usize;
+    for &b in body.get(..at).unwrap_or_default() {
+        if b != b'.' {
+            w.write_all(&[b])?;
+            written += 1;
+        }
+    }
+    for _ in written..=exponent {
+        w.write_all(b"0")?;
+    }
+    w.write_all(b".0")
+}
+
 /// `value` as [`LineFormatter`] writes it (for the small `--json` outputs).
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
     let mut out = Vec::new();
@@ -372,6 +432,46 @@ mod tests {
         assert_eq!(text, expected);
         let back: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, v);
+    }
+
+    #[test]
+    fn floats_are_written_as_a_value_tree_wrote_them() {
+        // The way earlier versions wrote an f32: its shortest text, read into a `Value` as an
+        // f64, written again. (serde_json's reader rounded a few of those texts, such as
+        // `1e-45`, to a neighbouring f64, which printed with extra digits: that part is not kept.)
+        let old = |v: f32| {
+            let text = serde_json::to_string(&v).unwrap();
+            serde_json::to_string(&text.parse::<f64>().unwrap()).unwrap()
+        };
+        let mut patterns = vec![0x3680_0000u32, 0x5511_7c00, 0x5a00_0000, 1, 0x8000_0000];
+        let mut bits = 0u32;
+        for _ in 0..300_000 {
+            bits = bits.wrapping_add(0x0000_3a5b);
+            patterns.push(bits);
+        }
+        for v in [
+            3.8146973e-6f32,
+            1e13,
+            9.999999e15,
+            1e16,
+            1e-5,
+            1e-6,
+            123.0,
+            -6.443803e-6,
+        ] {
+            patterns.push(v.to_bits());
+        }
+        for bits in patterns {
+            let v = f32::from_bits(bits);
+            if !v.is_finite() {
+                continue;
+            }
+            let mut new = Vec::new();
+            LineFormatter::new().write_f32(&mut new, v).unwrap();
+            let new = String::from_utf8(new).unwrap();
+            assert_eq!(new, old(v), "bits {bits:#010x}");
+            assert_eq!(new.parse::<f32>().unwrap().to_bits(), bits, "{new}");
+        }
     }
 
     #[test]
