@@ -13,6 +13,8 @@
 //! - [`geometry`]: a format-neutral view of a navmesh (world-space polygons and a graph) that
 //!   the exporters and the renderer work on.
 //! - [`oracle`]: the round-trip checks used by the tests, the fuzz targets and `navkit roundtrip`.
+//! - `bytes` (with the `serde` feature): byte strings in JSON, as text where they are UTF-8, and
+//!   NUL-terminated names as plain strings with the terminator implied.
 //! - [`testing`]: a little-endian byte builder for hand-made inputs, a hex-diff assertion and the
 //!   corpus walker.
 //!
@@ -33,6 +35,8 @@
 // Library code never unwraps: every value read from input is checked.
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
+#[cfg(feature = "serde")]
+pub mod bytes;
 pub mod cursor;
 pub mod error;
 pub mod format;

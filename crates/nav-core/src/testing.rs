@@ -279,6 +279,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The largest file of one format's corpus folder outside `negative/`, with its bytes: what the
+/// benchmarks run on. `None` after a note (as [`corpus_dir`] skips) when there is none.
+pub fn largest_corpus_file(format_dir: &str) -> Option<(PathBuf, Vec<u8>)> {
+    let dir = corpus_dir(format_dir)?;
+    let largest = corpus_files(&dir)
+        .into_iter()
+        .filter(|p| !is_negative(p))
+        .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()));
+    match largest.map(|p| (std::fs::read(&p), p)) {
+        Some((Ok(bytes), path)) => Some((path, bytes)),
+        Some((Err(e), path)) => {
+            eprintln!("note: skipping: cannot read {}: {e}", path.display());
+            None
+        }
+        None => {
+            eprintln!("note: skipping: corpus folder `{format_dir}` is empty");
+            None
+        }
+    }
+}
+
 /// Whether a corpus path lies in a `negative/` folder (files the format must refuse).
 pub fn is_negative(path: &Path) -> bool {
     path.components().any(|c| c.as_os_str() == "negative")

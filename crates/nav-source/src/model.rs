@@ -17,7 +17,9 @@ use crate::flavour::{Flavour, Layout};
 /// A byte string as the file stores it (a place name with its NUL, a population name).
 ///
 /// In JSON it is a string when the bytes are UTF-8 (a stored NUL shows as `\u0000`), and an
-/// array of byte values otherwise; both forms read back to the same bytes.
+/// array of byte values otherwise; both forms read back to the same bytes. The place names of
+/// [`SourceMesh::places`] and [`TerrorMesh::fog_places`] leave their terminating NUL out of the
+/// string (`"BombsiteB"`), see `nav_core::bytes::NulTerminated`.
 #[derive(Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct NavString(pub Vec<u8>);
@@ -46,30 +48,33 @@ impl core::fmt::Debug for NavString {
 #[cfg(feature = "serde")]
 mod serde_impl {
     use super::NavString;
+    use nav_core::bytes::{NulTerminated, NulTerminatedBuf};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     impl Serialize for NavString {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            match core::str::from_utf8(&self.0) {
-                Ok(text) => s.serialize_str(text),
-                Err(_) => self.0.serialize(s),
-            }
+            nav_core::bytes::serialize_text_or_bytes(&self.0, s)
         }
-    }
-
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Either {
-        Text(String),
-        Bytes(Vec<u8>),
     }
 
     impl<'de> Deserialize<'de> for NavString {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            Ok(match Either::deserialize(d)? {
-                Either::Text(t) => NavString(t.into_bytes()),
-                Either::Bytes(b) => NavString(b),
-            })
+            nav_core::bytes::deserialize_text_or_bytes(d).map(NavString)
+        }
+    }
+
+    /// Place names, stored NUL-terminated: plain strings in JSON with the terminator implied
+    /// (`"BombsiteB"`), an explicit form for the rest ([`nav_core::bytes::NulTerminated`]).
+    pub(super) mod place_names {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(names: &[NavString], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(names.iter().map(|n| NulTerminated(&n.0)))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<NavString>, D::Error> {
+            let names = Vec::<NulTerminatedBuf>::deserialize(d)?;
+            Ok(names.into_iter().map(|n| NavString(n.0)).collect())
         }
     }
 }
@@ -89,7 +94,8 @@ pub struct SourceMesh {
     /// The `isAnalyzed` byte as stored (from v14; must be 0 below).
     pub is_analyzed: u8,
     /// The place directory (from v5): names as stored, usually NUL-terminated. Areas refer to
-    /// them 1-based; 0 means no place.
+    /// them 1-based; 0 means no place. In JSON a NUL-terminated UTF-8 name is its text alone.
+    #[cfg_attr(feature = "serde", serde(with = "serde_impl::place_names"))]
     pub places: Vec<NavString>,
     /// The "has unnamed areas" byte after the place directory (from v12; must be 0 below).
     pub has_unnamed_areas: u8,
@@ -141,7 +147,9 @@ pub struct TerrorMesh {
     /// The zombie-population name, stored NUL-terminated before the areas (without its NUL
     /// here; it may not contain a NUL).
     pub population: NavString,
-    /// The fog place names, stored like the place directory (length with the NUL).
+    /// The fog place names, stored like the place directory (length with the NUL); in JSON like
+    /// the place directory's names.
+    #[cfg_attr(feature = "serde", serde(with = "serde_impl::place_names"))]
     pub fog_places: Vec<NavString>,
     /// The float after the ladders (read by community tools as the maximum view distance).
     pub max_view_distance: RawF32,
@@ -373,5 +381,41 @@ impl Ladder {
             ("top_behind_area_id", self.top_behind_area_id),
             ("bottom_area_id", self.bottom_area_id),
         ]
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn place_names_are_plain_strings_with_the_nul_implied() {
+        let mut m = SourceMesh::new(Flavour::Left4Dead2, 16, 14);
+        m.places = vec![
+            NavString::with_nul("BombsiteB"),
+            NavString(b"unterminated".to_vec()),
+            NavString(vec![0xff, 0]),
+        ];
+        if let Some(t) = m.terror.as_mut() {
+            t.population = NavString(b"c1streets".to_vec());
+            t.fog_places = vec![NavString::with_nul("fog_street")];
+        }
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(
+            json["places"],
+            serde_json::json!(["BombsiteB", b"unterminated".to_vec(), [255, 0]])
+        );
+        // The population is stored without its NUL in the model: its text as it is.
+        assert_eq!(json["terror"]["population"], "c1streets");
+        assert_eq!(json["terror"]["fog_places"][0], "fog_street");
+        let back: SourceMesh = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back, m);
+
+        // Older documents spelled the NUL out: they read to the same bytes.
+        let mut old = json;
+        old["places"][0] = "BombsiteB\u{0}".into();
+        old["terror"]["fog_places"][0] = "fog_street\u{0}".into();
+        let back: SourceMesh = serde_json::from_value(old).unwrap();
+        assert_eq!(back, m);
     }
 }

@@ -48,26 +48,13 @@ mod serde_impl {
 
     impl Serialize for ByteString {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            match core::str::from_utf8(&self.0) {
-                Ok(text) => s.serialize_str(text),
-                Err(_) => self.0.serialize(s),
-            }
+            nav_core::bytes::serialize_text_or_bytes(&self.0, s)
         }
-    }
-
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Either {
-        Text(String),
-        Bytes(Vec<u8>),
     }
 
     impl<'de> Deserialize<'de> for ByteString {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            Ok(ByteString(match Either::deserialize(d)? {
-                Either::Text(t) => t.into_bytes(),
-                Either::Bytes(b) => b,
-            }))
+            nav_core::bytes::deserialize_text_or_bytes(d).map(ByteString)
         }
     }
 }

@@ -462,67 +462,40 @@ fn print_json(value: &serde_json::Value) {
 }
 
 /// Indented JSON that keeps short arrays of numbers and strings (a position, a flag list) on one
-/// line, so that a model stays readable in a text editor.
+/// line, so that a model stays readable in a text editor ([`crate::json::LineFormatter`]).
 pub fn pretty_json(value: &serde_json::Value) -> String {
-    let mut out = String::new();
-    write_json(value, 0, &mut out);
-    out
+    crate::json::to_string(value)
 }
 
-fn write_json(value: &serde_json::Value, indent: usize, out: &mut String) {
-    use serde_json::Value;
-    let pad = |n: usize| "  ".repeat(n);
-    match value {
-        Value::Array(items) if items.is_empty() => out.push_str("[]"),
-        Value::Object(map) if map.is_empty() => out.push_str("{}"),
-        Value::Array(items)
-            if items.len() <= 16 && items.iter().all(|v| !(v.is_array() || v.is_object())) =>
-        {
-            let parts: Vec<String> = items.iter().map(|v| v.to_string()).collect();
-            out.push('[');
-            out.push_str(&parts.join(", "));
-            out.push(']');
+/// Streams the JSON document of a file's model to `out` (`-` for standard output).
+fn model_document(format: &dyn AnyFormat, path: &Path, bytes: &[u8], out: &Path) -> CmdResult {
+    use crate::registry::JsonError;
+    let written = if out == Path::new("-") {
+        format.to_json(bytes, &mut std::io::stdout().lock())
+    } else {
+        let mut file = std::fs::File::create(out)
+            .map_err(|e| Failure::Input(format!("{}: {e}", out.display())))?;
+        format.to_json(bytes, &mut file)
+    };
+    match written {
+        Ok(()) => Ok(()),
+        Err(JsonError::Input(e)) => Err(input_error(path, e)),
+        // A closed pipe (`navkit dump --json x | head`) ends the output quietly.
+        Err(JsonError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Reported)
         }
-        Value::Array(items) => {
-            out.push_str("[\n");
-            for (i, v) in items.iter().enumerate() {
-                out.push_str(&pad(indent + 1));
-                write_json(v, indent + 1, out);
-                out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
-            }
-            out.push_str(&pad(indent));
-            out.push(']');
+        Err(JsonError::Output(e)) if out == Path::new("-") => {
+            Err(Failure::Input(format!("standard output: {e}")))
         }
-        Value::Object(map) => {
-            out.push_str("{\n");
-            for (i, (k, v)) in map.iter().enumerate() {
-                out.push_str(&pad(indent + 1));
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push_str(": ");
-                write_json(v, indent + 1, out);
-                out.push_str(if i + 1 < map.len() { ",\n" } else { "\n" });
-            }
-            out.push_str(&pad(indent));
-            out.push('}');
-        }
-        scalar => out.push_str(&scalar.to_string()),
+        Err(JsonError::Output(e)) => Err(Failure::Input(format!("{}: {e}", out.display()))),
     }
-}
-
-fn model_document(
-    format: &dyn AnyFormat,
-    path: &Path,
-    bytes: &[u8],
-) -> Result<serde_json::Value, Failure> {
-    let model = format.to_json(bytes).map_err(|e| input_error(path, e))?;
-    Ok(json!({ "format": format.name(), "model": model }))
 }
 
 fn dump(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
     let bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
     if json {
-        print_json(&model_document(format, path, &bytes)?);
+        model_document(format, path, &bytes, Path::new("-"))?;
     } else {
         let text = format.dump(&bytes).map_err(|e| input_error(path, e))?;
         out_raw(&text);
@@ -533,31 +506,33 @@ fn dump(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdR
 fn to_json(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
     let bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
-    let doc = model_document(format, path, &bytes)?;
-    let mut text = pretty_json(&doc);
-    text.push('\n');
-    write_out(out, text.as_bytes())
+    model_document(format, path, &bytes, out)
 }
 
+/// Reads the document twice when it does not name `--format`: once for the `"format"` string
+/// (which `to-json` writes first, so that this stops at once), once for the model.
 fn from_json(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
-    let text = read(path)?;
-    let mut doc: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| input_error(path, format!("not JSON: {e}")))?;
+    use crate::json::FormatField;
+    let open = || {
+        std::fs::File::open(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    };
     let format = match forced {
         Some(f) => f,
-        None => {
-            let name = doc.get("format").and_then(|v| v.as_str()).ok_or_else(|| {
-                input_error(path, "no \"format\" field; make the file with `navkit to-json`, or name the format with --format")
-            })?;
-            registry::by_name(name)
-                .ok_or_else(|| input_error(path, format!("unknown format `{name}`")))?
-        }
+        None => match crate::json::format_name(&mut open()?) {
+            Ok(FormatField::Named(name)) => registry::by_name(&name)
+                .ok_or_else(|| input_error(path, format!("unknown format `{name}`")))?,
+            Ok(FormatField::Missing) => {
+                return Err(input_error(
+                    path,
+                    "no \"format\" field; make the file with `navkit to-json`, or name the format with --format",
+                ));
+            }
+            Err(e) => return Err(input_error(path, format!("not JSON: {e}"))),
+        },
     };
-    let model = doc
-        .get_mut("model")
-        .map(serde_json::Value::take)
-        .ok_or_else(|| input_error(path, "no \"model\" field"))?;
-    let (bytes, refreshed) = format.write_json(model).map_err(|e| input_error(path, e))?;
+    let (bytes, refreshed) = format
+        .read_json(&mut open()?)
+        .map_err(|e| input_error(path, e))?;
     for line in refreshed {
         eprintln!("navkit: {}: {line}", path.display());
     }

@@ -10,6 +10,7 @@ pub mod diff;
 pub mod export;
 pub mod font;
 pub mod import;
+pub mod json;
 pub mod palette;
 pub mod registry;
 pub mod render;

@@ -28,6 +28,15 @@ pub struct RoundtripFailure {
     pub error: RoundtripError,
 }
 
+/// Why `to-json` failed.
+#[derive(Debug)]
+pub enum JsonError {
+    /// The file could not be read as the format.
+    Input(Error),
+    /// The JSON could not be written.
+    Output(std::io::Error),
+}
+
 /// A format, as the command-line tool sees it.
 pub trait AnyFormat: Sync {
     /// Crate name (`nav-quake`).
@@ -44,11 +53,13 @@ pub trait AnyFormat: Sync {
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error>;
     /// The whole structure as text.
     fn dump(&self, bytes: &[u8]) -> Result<String, Error>;
-    /// The owned model as JSON.
-    fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error>;
-    /// A model from JSON, with derived data brought up to date ([`Format::refresh`]), written
-    /// out; also the lines saying what the refresh changed.
-    fn write_json(&self, value: serde_json::Value) -> Result<(Vec<u8>, Vec<String>), String>;
+    /// The JSON document of the file's model (`{"format": ..., "model": ...}`), written
+    /// straight from the model into `out` ([`crate::json::write_document`]).
+    fn to_json(&self, bytes: &[u8], out: &mut dyn std::io::Write) -> Result<(), JsonError>;
+    /// A model read straight from a JSON document ([`crate::json::read_document`]), with
+    /// derived data brought up to date ([`Format::refresh`]), written out; also the lines saying
+    /// what the refresh changed.
+    fn read_json(&self, input: &mut dyn std::io::Read) -> Result<(Vec<u8>, Vec<String>), String>;
     /// The owned model as a compact serde tree, for `navkit diff`.
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// Parse into the model and write it again.
@@ -100,20 +111,13 @@ where
         Ok(out)
     }
 
-    fn to_json(&self, bytes: &[u8]) -> Result<serde_json::Value, Error> {
-        let model = self.read(bytes)?;
-        // Through text rather than `to_value`: the text serialiser writes an f32 in its shortest
-        // form (`0.8`), where `to_value` would widen it to `0.800000011920929`.
-        serde_json::to_string(&model)
-            .and_then(|text| serde_json::from_str(&text))
-            .map_err(|e| {
-                Error::unrepresentable(Format::name(self), "json", format!("cannot serialise: {e}"))
-            })
+    fn to_json(&self, bytes: &[u8], out: &mut dyn std::io::Write) -> Result<(), JsonError> {
+        let model = self.read(bytes).map_err(JsonError::Input)?;
+        crate::json::write_document(Format::name(self), &model, out).map_err(JsonError::Output)
     }
 
-    fn write_json(&self, value: serde_json::Value) -> Result<(Vec<u8>, Vec<String>), String> {
-        let mut model: F::Model =
-            serde_json::from_value(value).map_err(|e| format!("model: {e}"))?;
+    fn read_json(&self, input: &mut dyn std::io::Read) -> Result<(Vec<u8>, Vec<String>), String> {
+        let mut model: F::Model = crate::json::read_document(input)?;
         let refreshed = self.refresh(&mut model);
         let bytes = self.write(&model).map_err(|e| e.to_string())?;
         Ok((bytes, refreshed))

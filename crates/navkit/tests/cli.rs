@@ -479,3 +479,71 @@ fn l4d_development_map_reads_end_to_end() {
         stderr(&o)
     );
 }
+
+#[test]
+fn from_json_reads_the_model_before_the_format_and_names_the_path_of_an_error() {
+    let json = temp("reordered.json");
+    let back = temp("reordered.nav");
+    let o = navkit(&["to-json", SAMPLE, "-o", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    // The model first, the format last: read in two passes.
+    let text = format!(
+        "{{\"model\": {}, \"format\": {}}}",
+        doc["model"], doc["format"]
+    );
+    std::fs::write(&json, &text).unwrap();
+    let o = navkit(&["from-json", s(&json), "-o", s(&back)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(workspace().join(SAMPLE)).unwrap()
+    );
+
+    // A wrong value is named by its JSON path and line.
+    let pretty =
+        navkit::cli::pretty_json(&doc).replacen("\"radius\": 32", "\"radius\": \"wide\"", 1);
+    let line = pretty.lines().position(|l| l.contains("\"wide\"")).unwrap() + 1;
+    std::fs::write(&json, &pretty).unwrap();
+    let o = navkit(&["from-json", s(&json), "-o", s(&back)]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("model.nodes[0].radius: invalid type: string \"wide\""),
+        "{err}"
+    );
+    assert!(err.contains(&format!("at line {line} column")), "{err}");
+
+    // No format anywhere: a clear message.
+    std::fs::write(&json, format!("{{\"model\": {}}}", doc["model"])).unwrap();
+    let o = navkit(&["from-json", s(&json), "-o", s(&back)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no \"format\" field"), "{}", stderr(&o));
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn source_place_names_are_plain_strings_and_the_old_form_still_reads() {
+    let sample = "samples/source/l4d2_v16_14.nav";
+    let json = temp("places.json");
+    let back = temp("places.nav");
+    assert!(
+        navkit(&["to-json", sample, "-o", s(&json)])
+            .status
+            .success()
+    );
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.contains("\"fog_places\": [\"fog_street\"]"), "{text}");
+    // As older versions wrote it, the terminator spelled out.
+    let old = text.replace("\"fog_street\"", "\"fog_street\\u0000\"");
+    std::fs::write(&json, old).unwrap();
+    let o = navkit(&["from-json", s(&json), "-o", s(&back)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(workspace().join(sample)).unwrap()
+    );
+}
