@@ -138,8 +138,26 @@ impl Bench {
             "-o".as_ref(),
             out.as_os_str(),
         ])?;
+        let json = std::env::temp_dir().join("navkit-bench.json");
+        let to_json = measure(&[
+            navkit.as_os_str(),
+            "to-json".as_ref(),
+            f,
+            "-o".as_ref(),
+            json.as_os_str(),
+        ])?;
+        let from_json = measure(&[
+            navkit.as_os_str(),
+            "from-json".as_ref(),
+            json.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ])?;
         let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_file(&json);
         let what = |cmd: &str| format!("`navkit {cmd}` {name} ({size} B), whole process");
+        let figure =
+            |(ms, kib): (f64, u64)| format!("{ms:.1} ms, {:.1} MiB peak", kib as f64 / 1024.0);
         let peer_text = format!(
             "`sourcenav` 0.2.0 reading it: {:.1} ms, {:.1} MiB peak",
             peer_read.0,
@@ -148,17 +166,23 @@ impl Bench {
         Ok(vec![
             Row {
                 what: what("info"),
-                figure: format!("{:.1} ms, {:.1} MiB peak", info.0, info.1 as f64 / 1024.0),
+                figure: figure(info),
                 peer: peer_text.clone(),
             },
             Row {
                 what: what("rewrite"),
-                figure: format!(
-                    "{:.1} ms, {:.1} MiB peak",
-                    rewrite.0,
-                    rewrite.1 as f64 / 1024.0
-                ),
+                figure: figure(rewrite),
                 peer: peer_text,
+            },
+            Row {
+                what: what("to-json"),
+                figure: figure(to_json),
+                peer: String::new(),
+            },
+            Row {
+                what: "`navkit from-json` of that JSON, whole process".to_string(),
+                figure: figure(from_json),
+                peer: String::new(),
             },
         ])
     }
