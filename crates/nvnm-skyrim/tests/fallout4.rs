@@ -173,3 +173,42 @@ fn rebuilt_grids_reach_the_tallest_triangle() {
     v12.rebuild_grid(1);
     assert_eq!(v12.grid.max[2], RawF32::new(64.0));
 }
+
+/// The real Fallout 4 plugin as `dump` shows it: every top-level group, and in full the records
+/// that matter here (the `NAVM` with its `NVNM` and empty `MNAM`, and the `NAVI`); the hundreds of
+/// keyword and global records are left out of the snapshot.
+#[test]
+fn dump_of_the_real_plugin() {
+    let Some((_, path)) = real_files("skyrim")
+        .into_iter()
+        .find(|(_, f)| f.file_name().is_some_and(|n| n == PLUGIN))
+    else {
+        eprintln!("note: skipping: {PLUGIN} was not found");
+        return;
+    };
+    let model = Plugin.read(&std::fs::read(&path).unwrap()).unwrap();
+    let mut text = String::new();
+    Plugin.dump(&model, &mut text).unwrap();
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    let mut kept = Vec::new();
+    let mut inside: Option<usize> = None;
+    for line in text.lines() {
+        if inside.is_some_and(|d| depth(line) <= d) {
+            inside = None;
+        }
+        let record = line.trim_start();
+        if inside.is_none() && (record.starts_with("NAVM ") || record.starts_with("NAVI ")) {
+            inside = Some(depth(line));
+        }
+        if depth(line) == 0 || inside.is_some() {
+            kept.push(line);
+        }
+    }
+    assert!(kept.iter().any(|l| l.contains("MNAM")), "{text}");
+    insta::assert_snapshot!(format!(
+        "{} of {} dump lines: top-level groups, NAVM and NAVI records\n{}",
+        kept.len(),
+        text.lines().count(),
+        kept.join("\n")
+    ));
+}
