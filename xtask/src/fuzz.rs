@@ -216,6 +216,8 @@ impl Campaign {
             }
             self.targets.clone()
         };
+        // The commit the targets are built from, taken now: the tree may move while they run.
+        let built_from = commit();
         run(cargo_fuzz().args(["build", "-s", "none"])).map_err(fuzz_error)?;
         let base = root().join("target").join("fuzz-campaign");
         let mut outcomes = Vec::new();
@@ -228,7 +230,7 @@ impl Campaign {
                 outcomes.push(self.finish(&t, &base.join(&t), child, started)?);
             }
         }
-        let rows = record(&outcomes)?;
+        let rows = record(&outcomes, &built_from)?;
         println!("{rows}");
         let found: usize = outcomes.iter().map(|o| o.findings.len()).sum();
         if found > 0 {
@@ -418,10 +420,10 @@ const TABLE_HEADER: &str = "| target | CPU minutes | date | commit | executions 
 
 /// Appends one row per outcome to `docs/fuzzing.md` (creating the table if needed) and returns
 /// the rows.
-fn record(outcomes: &[Outcome]) -> Result<String> {
+fn record(outcomes: &[Outcome], commit: &str) -> Result<String> {
     let path = root().join("docs").join("fuzzing.md");
     let mut doc = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (date, commit) = (today(), commit());
+    let date = today();
     let opt = |v: Option<u64>| v.map_or_else(|| "?".to_string(), |v| v.to_string());
     let mut rows = String::new();
     for o in outcomes {
