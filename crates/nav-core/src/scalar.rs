@@ -89,6 +89,30 @@ impl fmt::Display for RawF32 {
     }
 }
 
+/// Floats shown as a tuple, `(1.0, -0.0, 2.5)`, each as [`RawF32`] shows itself: the form the
+/// format crates' dumps give positions and vectors.
+///
+/// ```
+/// use nav_core::{RawF32, scalar::Tuple};
+/// let v = [RawF32::new(1.0), RawF32::new(-0.0), RawF32::new(2.5)];
+/// assert_eq!(Tuple(&v).to_string(), "(1.0, -0.0, 2.5)");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Tuple<'a>(pub &'a [RawF32]);
+
+impl fmt::Display for Tuple<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        f.write_str(")")
+    }
+}
+
 #[cfg(feature = "serde")]
 mod serde_impl {
     use super::RawF32;

@@ -6,24 +6,9 @@
 
 use core::fmt::{self, Write};
 
-use nav_core::RawF32;
+use nav_core::scalar::Tuple as V3;
 
 use crate::model::{ApproachArea, AreaCustom, EncounterPath, SourceMesh};
-
-struct V3<'a>(&'a [RawF32]);
-
-impl fmt::Display for V3<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(")?;
-        for (i, v) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{v}")?;
-        }
-        f.write_str(")")
-    }
-}
 
 fn list<T: fmt::Debug>(out: &mut dyn Write, name: &str, items: &[T]) -> fmt::Result {
     if !items.is_empty() {

@@ -7,28 +7,13 @@
 
 use core::fmt::{self, Write};
 
-use nav_core::RawF32;
+use nav_core::scalar::Tuple as V;
 
 use crate::kv3::{Kv3Blob, Kv3Value};
 use crate::model::Source2Mesh;
 
 /// Array items shown per KV3 array before the rest is counted.
 pub const KV3_ITEMS_SHOWN: usize = 8;
-
-struct V<'a>(&'a [RawF32]);
-
-impl fmt::Display for V<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("(")?;
-        for (i, v) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{v}")?;
-        }
-        f.write_str(")")
-    }
-}
 
 fn scalar(v: &Kv3Value) -> Option<String> {
     Some(match v {

@@ -9,7 +9,7 @@ use super::model::NavmeshGeometry;
 use super::{Parent, triangle_flags};
 
 fn vec3(v: &[nav_core::RawF32; 3]) -> String {
-    format!("({}, {}, {})", v[0], v[1], v[2])
+    nav_core::scalar::Tuple(v).to_string()
 }
 
 /// Writes the dump of `m` to `out`.
