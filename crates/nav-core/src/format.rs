@@ -77,6 +77,17 @@ pub trait Format {
         Vec::new()
     }
 
+    /// Makes a hand-edited model consistent again, for `navkit fix`: drops references to
+    /// records that no longer exist and recomputes derived structures that
+    /// [`Format::validate`] finds inconsistent with the data they derive from. Returns one line
+    /// per change (`"areas[id 61].connections[north]: dropped area 60, which does not exist"`).
+    ///
+    /// A model that `validate` finds no error in is left exactly as it is and the list is empty,
+    /// so a valid file written back after `fix` is byte-identical. The default changes nothing.
+    fn fix(&self, _model: &mut Self::Model) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The whole structure as text for people, for `navkit dump` and snapshot tests.
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
         write!(out, "{model:#?}")

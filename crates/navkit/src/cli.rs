@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use nav_core::geometry::UpAxis;
-use nav_core::{Severity, Summary};
+use nav_core::{Finding, Severity, Summary};
 use serde_json::json;
 
 use crate::registry::{self, AnyFormat, FORMATS};
@@ -153,6 +153,28 @@ enum Command {
         #[arg(long)]
         all: bool,
         /// Print one JSON document with every difference.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make a file consistent again after an edit, and say what changed.
+    ///
+    /// Drops references to records that no longer exist (Source connections, encounter paths,
+    /// visibility and ladder links to a deleted area; Quake links and traversals to a removed
+    /// node) and recomputes derived structures that `validate` finds out of step with the
+    /// geometry (Fox Engine segments and graphs; Skyrim adjacency, Found flags and grid;
+    /// Silkroad edges and cell lists). Derived data that is already consistent is left as the
+    /// game made it. One line per change; a file that needs no fix is written byte-identical.
+    /// Afterwards the result is validated: exit 1 if an error remains that fix cannot mend.
+    Fix {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write the fixed file (may be the input itself).
+        #[arg(short, long, value_name = "OUT", required_unless_present = "check")]
+        output: Option<PathBuf>,
+        /// Write nothing: list what would change, and exit 1 if anything would.
+        #[arg(long, conflicts_with = "output")]
+        check: bool,
+        /// Print one JSON document instead of lines.
         #[arg(long)]
         json: bool,
     },
@@ -330,6 +352,12 @@ fn run(cli: Cli) -> CmdResult {
             jobs,
         } => roundtrip(forced, &paths, &exclude, json, jobs),
         Command::Diff { a, b, all, json } => diff(forced, &a, &b, all, json),
+        Command::Fix {
+            file,
+            output,
+            check,
+            json,
+        } => fix(forced, &file, output.as_deref(), check, json),
         Command::Validate { file, json } => validate(forced, &file, json),
         Command::Export { file, output } => export(forced, &file, &output),
         Command::Render { file, output, size } => render(forced, &file, &output, size),
@@ -721,6 +749,65 @@ fn diff(
         Ok(())
     } else {
         Err(Failure::Reported)
+    }
+}
+
+fn fix(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: Option<&Path>,
+    check: bool,
+    json: bool,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let (fixed, changes) = format.fix(&bytes).map_err(|e| input_error(path, e))?;
+    // What fix could not mend: errors `validate` still finds in the result.
+    let remaining: Vec<Finding> = format
+        .validate(&fixed)
+        .map_err(|e| input_error(path, format!("fixed file does not read back: {e}")))?
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
+    if let Some(out) = out {
+        write_out(out, &fixed)?;
+    }
+    if json {
+        print_json(&json!({
+            "file": path.display().to_string(),
+            "format": format.name(),
+            "output": out.map(|o| o.display().to_string()),
+            "changes": changes,
+            "remaining_errors": remaining,
+        }));
+    } else {
+        for c in &changes {
+            out!("{c}");
+        }
+        for f in &remaining {
+            eprintln!("not fixed: {f}");
+        }
+        let verb = if check { "would change" } else { "changed" };
+        match out {
+            Some(o) if !changes.is_empty() => out!(
+                "{}: {verb} {} things; wrote {}",
+                path.display(),
+                changes.len(),
+                o.display()
+            ),
+            Some(o) => out!(
+                "{}: nothing to fix; wrote it unchanged to {}",
+                path.display(),
+                o.display()
+            ),
+            None if changes.is_empty() => out!("{}: nothing to fix", path.display()),
+            None => out!("{}: {verb} {} things", path.display(), changes.len()),
+        }
+    }
+    if !remaining.is_empty() || (check && !changes.is_empty()) {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
     }
 }
 

@@ -60,6 +60,9 @@ pub trait AnyFormat: Sync {
     /// derived data brought up to date ([`Format::refresh`]), written out; also the lines saying
     /// what the refresh changed.
     fn read_json(&self, input: &mut dyn std::io::Read) -> Result<(Vec<u8>, Vec<String>), String>;
+    /// The file made consistent after an edit ([`Format::fix`]): the bytes to write and one
+    /// line per change. No change means the bytes are the input's, unchanged.
+    fn fix(&self, bytes: &[u8]) -> Result<(Vec<u8>, Vec<String>), Error>;
     /// The owned model as a compact serde tree, for `navkit diff`.
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// Parse into the model and write it again.
@@ -121,6 +124,15 @@ where
         let refreshed = self.refresh(&mut model);
         let bytes = self.write(&model).map_err(|e| e.to_string())?;
         Ok((bytes, refreshed))
+    }
+
+    fn fix(&self, bytes: &[u8]) -> Result<(Vec<u8>, Vec<String>), Error> {
+        let mut model = self.read(bytes)?;
+        let changes = Format::fix(self, &mut model);
+        if changes.is_empty() {
+            return Ok((bytes.to_vec(), changes));
+        }
+        Ok((self.write(&model)?, changes))
     }
 
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error> {
