@@ -757,22 +757,33 @@ fn a_corpus_navi_cut_anywhere_never_panics() {
 }
 
 /// Replaces, anywhere in a JSON tree, the string `from` with `to`; returns how many it replaced.
-fn replace_string(v: &mut serde_json::Value, from: &str, to: &str) -> usize {
+/// The structured NVNM geometry of record `form_id` in a plugin's JSON.
+fn navmesh_json(v: &mut serde_json::Value, form_id: u32) -> Option<&mut serde_json::Value> {
     match v {
-        serde_json::Value::String(s) if s == from => {
-            *s = to.to_string();
-            1
+        serde_json::Value::Object(o) => {
+            if o.get("signature").and_then(|s| s.as_str()) == Some("NAVM")
+                && o.get("form_id").and_then(|f| f.as_u64()) == Some(u64::from(form_id))
+            {
+                let subs = o
+                    .get_mut("body")?
+                    .get_mut("Navmesh")?
+                    .get_mut("subrecords")?;
+                return subs
+                    .as_array_mut()?
+                    .iter_mut()
+                    .find(|s| s["signature"] == "NVNM")?
+                    .get_mut("navmesh");
+            }
+            o.values_mut().find_map(|x| navmesh_json(x, form_id))
         }
-        serde_json::Value::Array(a) => a.iter_mut().map(|x| replace_string(x, from, to)).sum(),
-        serde_json::Value::Object(o) => o.values_mut().map(|x| replace_string(x, from, to)).sum(),
-        _ => 0,
+        serde_json::Value::Array(a) => a.iter_mut().find_map(|x| navmesh_json(x, form_id)),
+        _ => None,
     }
 }
 
 #[test]
 fn a_navmesh_edited_in_json_brings_its_entry_up_to_date_on_refresh() {
     let model = plugin_with_navi(false);
-    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let nvnm = model
         .navmeshes()
         .into_iter()
@@ -783,14 +794,20 @@ fn a_navmesh_edited_in_json_brings_its_entry_up_to_date_on_refresh() {
     let mut same = model.clone();
     assert!(Plugin.refresh(&mut same).is_empty());
     assert_eq!(same, model);
-    // The navmesh moved by +500 in y, edited in the model's JSON as a user would.
+    // The navmesh moved by +500 in y, edited in the plugin's JSON as a user would: the NVNM
+    // subrecord shows as geometry, not hex.
     let mut mesh = Nvnm.read(&nvnm).unwrap();
     for v in &mut mesh.vertices {
         v[1] = RawF32::new(v[1].get() + 500.0);
     }
-    let moved = Nvnm.write(&mesh).unwrap();
     let mut json = serde_json::to_value(&model).unwrap();
-    assert_eq!(replace_string(&mut json, &hex(&nvnm), &hex(&moved)), 1);
+    let geometry = navmesh_json(&mut json, 0x802).expect("NVNM shown as geometry");
+    let vertices = geometry["vertices"].as_array_mut().unwrap();
+    assert_eq!(vertices.len(), mesh.vertices.len());
+    for v in vertices.iter_mut() {
+        let y = v[1].as_f64().unwrap() as f32 + 500.0;
+        v[1] = serde_json::json!(y);
+    }
     let mut edited: PluginFile = serde_json::from_value(json).unwrap();
     let stale = findings(&edited);
     assert!(

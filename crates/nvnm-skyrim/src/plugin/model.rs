@@ -36,23 +36,123 @@ pub enum Compression {
 }
 
 /// One subrecord of a navmesh record.
+///
+/// In JSON an `NVNM` subrecord whose payload reads as navmesh geometry and writes back to the
+/// same bytes is shown as that geometry (`"navmesh": {vertices, triangles, edge_links, grid,
+/// ...}`), so it can be edited like an `.nvnm` file; any other payload is hex (`"data"`).
+/// Either form is accepted on reading.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Subrecord {
     /// Subrecord type (`EDID`, `NVNM`, `ONAM`, `PNAM`, `NNAM`).
     pub signature: Signature,
-    /// The payload (hex in JSON).
-    #[cfg_attr(feature = "serde", serde(with = "super::hex_bytes"))]
+    /// The payload.
     pub data: Vec<u8>,
     /// `Some(size field)` for the large form: an `XXXX` subrecord holding the real size, then
     /// this header with the given 16-bit size field (0 from the Creation Kit). Needed for
     /// payloads over 65,535 bytes.
-    #[cfg_attr(
-        feature = "serde",
-        serde(default, skip_serializing_if = "Option::is_none")
-    )]
     pub large: Option<u16>,
+}
+
+#[cfg(feature = "serde")]
+mod subrecord_json {
+    use serde::de::Error as _;
+    use serde::ser::SerializeStruct;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::super::Signature;
+    use super::Subrecord;
+    use crate::nvnm::{self, NavmeshGeometry, NavmeshGeometryView};
+
+    /// The payload as navmesh geometry, when it is an `NVNM` subrecord that reads as one and
+    /// writes back byte for byte (so showing the model loses nothing).
+    fn as_geometry(sub: &Subrecord) -> Option<NavmeshGeometry> {
+        if sub.signature != Signature(*b"NVNM") {
+            return None;
+        }
+        let view = NavmeshGeometryView::parse(&sub.data).ok()?;
+        let model = NavmeshGeometry::from_view(&view);
+        match nvnm::write::write(&model) {
+            Ok(bytes) if bytes == sub.data => Some(model),
+            _ => None,
+        }
+    }
+
+    /// Writes hex without copying the payload.
+    struct Hex<'a>(&'a [u8]);
+
+    impl Serialize for Hex<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            super::super::hex_bytes::serialize(self.0, s)
+        }
+    }
+
+    impl Serialize for Subrecord {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let geometry = as_geometry(self);
+            let fields = 2 + usize::from(self.large.is_some());
+            let mut st = s.serialize_struct("Subrecord", fields)?;
+            st.serialize_field("signature", &self.signature)?;
+            match &geometry {
+                Some(model) => st.serialize_field("navmesh", model)?,
+                None => st.serialize_field("data", &Hex(&self.data))?,
+            }
+            if let Some(large) = self.large {
+                st.serialize_field("large", &large)?;
+            }
+            st.end()
+        }
+    }
+
+    /// What JSON holds for a subrecord: `navmesh` or `data`, exactly one.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Json {
+        signature: Signature,
+        #[serde(default)]
+        navmesh: Option<NavmeshGeometry>,
+        #[serde(default, with = "optional_hex")]
+        data: Option<Vec<u8>>,
+        #[serde(default)]
+        large: Option<u16>,
+    }
+
+    mod optional_hex {
+        use serde::Deserializer;
+
+        pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<Option<Vec<u8>>, D::Error> {
+            super::super::super::hex_bytes::deserialize(d).map(Some)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Subrecord {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let json = Json::deserialize(d)?;
+            let data = match (json.navmesh, json.data) {
+                (Some(model), None) => nvnm::write::write(&model).map_err(|e| {
+                    D::Error::custom(format!("{} navmesh cannot be written: {e}", json.signature))
+                })?,
+                (None, Some(data)) => data,
+                (Some(_), Some(_)) => {
+                    return Err(D::Error::custom(
+                        "a subrecord has either `navmesh` or `data`, not both",
+                    ));
+                }
+                (None, None) => {
+                    return Err(D::Error::custom(
+                        "a subrecord needs its payload: `navmesh` (NVNM geometry) or `data` (hex)",
+                    ));
+                }
+            };
+            Ok(Subrecord {
+                signature: json.signature,
+                data,
+                large: json.large,
+            })
+        }
+    }
 }
 
 /// The opened data of a `NAVM` record.

@@ -1,0 +1,277 @@
+//! The command line: the global options and every command with its arguments and help.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::registry;
+
+/// The help's closing text: the formats of the registry, then [`AFTER_HELP`].
+fn after_help() -> String {
+    let mut text = String::from("Formats (for --format):\n");
+    let width = registry::FORMATS
+        .iter()
+        .map(|f| f.name().len())
+        .max()
+        .unwrap_or(0);
+    for f in registry::FORMATS {
+        text.push_str(&format!("  {:width$}  {}\n", f.name(), f.description()));
+    }
+    text + AFTER_HELP
+}
+
+/// The help's closing text after the list of formats.
+const AFTER_HELP: &str = "\
+The format is found from the file's signature; `navkit formats` lists what this build reads.
+
+Flavours (for --flavour, the game layout of a nav-source file; it implies --format nav-source):
+  base  Source SDK, Garry's Mod, HL2:DM, GoldSrc CS/CZ (no game data)
+  cs    Counter-Strike: Source and CS:GO (sub-version 1)
+  tf2   Team Fortress 2 (sub-version 2)
+  l4d   Left 4 Dead (sub-versions 12 and 13)
+  l4d2  Left 4 Dead 2 (sub-version 14)
+Without --flavour it is detected: the sub-version's own game first, then the others.
+
+Exit status: 0 success, 1 bad input or a failed check, 2 usage.
+
+Examples:
+  navkit info maps/e1m1.nav
+  navkit roundtrip samples
+  navkit to-json dm4.nav -o dm4.json && navkit from-json dm4.json -o dm4.nav
+  navkit validate --json de_dust2.nav
+  navkit dump --flavour l4d test_box2.nav
+  navkit export de_dust2.nav -o de_dust2.glb
+  navkit render de_dust2.nav -o de_dust2.png --size 2048
+  navkit build --format nav2-mgsv level.obj -o level.nav2
+  navkit export a.nvnm -o a.obj && navkit build --format nvnm-skyrim a.obj -o b.nvnm
+  navkit diff a.nav b.nav";
+
+/// Inspect, validate, convert and round-trip navigation meshes of five game engines.
+#[derive(Debug, Parser)]
+#[command(name = "navkit", version, about, after_help = after_help())]
+pub(super) struct Cli {
+    /// Read the input as this format instead of detecting it (see the list below).
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        value_parser = clap::builder::PossibleValuesParser::new(
+            registry::FORMATS.iter().map(|f| f.name())
+        )
+    )]
+    pub(super) format: Option<String>,
+
+    /// Read nav-source files as this game's layout instead of detecting it (see the list below).
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        value_parser = clap::builder::PossibleValuesParser::new(
+            nav_source::Flavour::ALL.map(nav_source::Flavour::name)
+        )
+    )]
+    pub(super) flavour: Option<String>,
+
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(super) enum Command {
+    /// Format, version, counts and size of a file.
+    Info {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The whole structure of a file: readable text, or the model as JSON with --json.
+    Dump {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Print the model as JSON (the same document `to-json` writes).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the complete model as JSON, to edit in a text editor or a script.
+    ToJson {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write the JSON (`-` for standard output).
+        #[arg(short, long, value_name = "OUT.json")]
+        output: PathBuf,
+    },
+    /// Write a navmesh file from JSON made by `to-json` (edited or not).
+    FromJson {
+        /// The JSON file.
+        input: PathBuf,
+        /// Where to write the navmesh.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Parse a file into the model and write it out again.
+    Rewrite {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write the result.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Check that files survive parse and write byte for byte (directories are searched).
+    ///
+    /// Every file prints `ok` or `FAIL` with the reason; the last line is `N passed, M failed`.
+    /// In directories, files no format recognises are skipped and counted; files named
+    /// directly must be navmeshes.
+    Roundtrip {
+        /// Files and directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Leave out files and folders with this name when searching directories (repeatable).
+        #[arg(long, value_name = "NAME")]
+        exclude: Vec<String>,
+        /// Print one JSON document instead of lines.
+        #[arg(long)]
+        json: bool,
+        /// Files checked at once (default: one per core). Output order does not depend on it.
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
+    },
+    /// Structural differences of two files of one format, in model terms: one line per
+    /// difference, sorted by path.
+    ///
+    /// Records pair by their id where the format has ids (Source areas and ladders, Skyrim
+    /// plugin records by FormID), by index otherwise; floats compare by their bits. Exit 0 when
+    /// the models are equal, 1 when they differ, 2 on usage or when a file cannot be read.
+    Diff {
+        /// The first file.
+        a: PathBuf,
+        /// The second file, of the same format.
+        b: PathBuf,
+        /// Print every difference (the default stops after 50 and counts the rest).
+        #[arg(long)]
+        all: bool,
+        /// Print one JSON document with every difference.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make a file consistent again after an edit, and say what changed.
+    ///
+    /// Drops references to records that no longer exist (Source connections, encounter paths,
+    /// visibility and ladder links to a deleted area; Quake links and traversals to a removed
+    /// node) and recomputes derived structures that `validate` finds out of step with the
+    /// geometry (Fox Engine segments and graphs; Skyrim adjacency, Found flags and grid;
+    /// Silkroad edges and cell lists). Derived data that is already consistent is left as the
+    /// game made it. One line per change; a file that needs no fix is written byte-identical.
+    /// Afterwards the result is validated: exit 1 if an error remains that fix cannot mend.
+    Fix {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write the fixed file (may be the input itself).
+        #[arg(short, long, value_name = "OUT", required_unless_present = "check")]
+        output: Option<PathBuf>,
+        /// Write nothing: list what would change, and exit 1 if anything would.
+        #[arg(long, conflicts_with = "output")]
+        check: bool,
+        /// Print one JSON document instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Semantic checks (dangling indices, broken invariants); exit 1 if any is an error.
+    Validate {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export the navmesh for a 3D tool: Wavefront OBJ (`.obj`) or glTF 2.0 binary (`.glb`).
+    ///
+    /// Coordinates are turned to Y-up, so the navmesh lines up with the level in Blender. OBJ has
+    /// one group per attribute kind and graph links as lines; glTF has one primitive per kind with
+    /// a coloured material and the kind's name in `extras`.
+    Export {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write; the ending picks the format (`.obj` or `.glb`).
+        #[arg(short, long, value_name = "OUT.obj|OUT.glb")]
+        output: PathBuf,
+    },
+    /// Draw the navmesh from above: PNG (`.png`) or SVG (`.svg`), coloured by attribute, with a legend.
+    Render {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Where to write; the ending picks the format (`.png` or `.svg`).
+        #[arg(short, long, value_name = "OUT.png|OUT.svg")]
+        output: PathBuf,
+        /// Length of the longer side of the plan, in pixels (64 to 8192).
+        #[arg(long, default_value_t = 1024, value_name = "PX")]
+        size: u32,
+    },
+    /// Make a new navmesh from a triangle mesh in OBJ or glTF (needs --format).
+    ///
+    /// The mesh is read Y-up, as OBJ and glTF define it (and as `export` and Blender write it),
+    /// and turned to the game's world axes: the exact inverse of `export`. Triangles facing down
+    /// are turned to face up (stderr says how many); vertical or degenerate ones are refused, each
+    /// named by index. The result is laid out as the game lays out its own files, so that
+    /// `navkit validate` finds nothing on it.
+    Build {
+        /// The triangle mesh (`.obj`, `.gltf` or `.glb`); polygons are fanned into triangles.
+        mesh: PathBuf,
+        /// Where to write the navmesh.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Which axis points up in the mesh: `y` (OBJ and glTF's own convention) or `z` (a mesh
+        /// already in a Z-up game's axes).
+        #[arg(long, value_enum, default_value_t = UpArg::Y)]
+        up: UpArg,
+    },
+    /// Write every navmesh (NVNM) of a Skyrim plugin to `<plugin>_<FormID>.nvnm` files.
+    Extract {
+        /// The plugin (`.esp`, `.esm`, `.esl`).
+        plugin: PathBuf,
+        /// The folder to write into (made if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
+    /// Put a navmesh (NVNM) back into a Skyrim plugin, fixing the record and group sizes.
+    Replace {
+        /// The plugin (`.esp`, `.esm`, `.esl`).
+        plugin: PathBuf,
+        /// FormID of the NAVM record, in hex (`0x0507C5B6` or `0507C5B6`).
+        form_id: String,
+        /// The new NVNM blob.
+        nvnm: PathBuf,
+        /// Where to write the new plugin.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Navmeshes that more than one Skyrim plugin of a load order defines, and deleted ones.
+    ///
+    /// Plugins in load order (the last wins), FormIDs resolved through each one's masters. Per
+    /// shared navmesh: override or same FormID, winner, geometry, differing edge links; per
+    /// deleted one: the navmeshes still linking to it (the game crashes on such a link).
+    Conflicts {
+        /// The plugins (`.esp`, `.esm`, `.esl`), in load order.
+        #[arg(required = true)]
+        plugins: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the formats this build reads and writes.
+    Formats {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The up axis of a mesh given to `build`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum UpArg {
+    /// Y up, right-handed: OBJ and glTF as their specifications define them.
+    Y,
+    /// Z up, right-handed: the axes of Quake, Source and Skyrim.
+    Z,
+}

@@ -1,0 +1,590 @@
+//! The commands, one function each: read the files, call the registry, print.
+
+use std::path::{Path, PathBuf};
+
+use nav_core::geometry::UpAxis;
+use nav_core::{Finding, Severity};
+use serde_json::json;
+
+use super::args::UpArg;
+use super::output::{
+    detect, detect_or_fail, ending, input_error, out_raw, pretty_json, print_json, read,
+    summary_json, write_out,
+};
+use super::{CmdResult, Failure};
+use crate::registry::{self, AnyFormat, FORMATS};
+use crate::walk;
+
+pub(super) fn info(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let summary = format.info(&bytes).map_err(|e| input_error(path, e))?;
+    if json {
+        print_json(&summary_json(path, bytes.len(), &summary));
+    } else {
+        let width = summary
+            .counts
+            .iter()
+            .map(|(k, _)| k.len())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        out!("{:<width$} {}", "file", path.display());
+        match &summary.variant {
+            Some(v) => out!("{:<width$} {} ({v})", "format", summary.format),
+            None => out!("{:<width$} {}", "format", summary.format),
+        }
+        out!("{:<width$} {}", "version", summary.version);
+        out!("{:<width$} {} bytes", "size", bytes.len());
+        for (name, count) in &summary.counts {
+            out!("{name:<width$} {count}");
+        }
+    }
+    Ok(())
+}
+
+/// Streams the JSON document of a file's model to `out` (`-` for standard output).
+pub(super) fn model_document(
+    format: &dyn AnyFormat,
+    path: &Path,
+    bytes: &[u8],
+    out: &Path,
+) -> CmdResult {
+    use crate::registry::JsonError;
+    let written = if out == Path::new("-") {
+        format.to_json(bytes, &mut std::io::stdout().lock())
+    } else {
+        let mut file = std::fs::File::create(out)
+            .map_err(|e| Failure::Input(format!("{}: {e}", out.display())))?;
+        format.to_json(bytes, &mut file)
+    };
+    match written {
+        Ok(()) => Ok(()),
+        Err(JsonError::Input(e)) => Err(input_error(path, e)),
+        // A closed pipe (`navkit dump --json x | head`) ends the output quietly.
+        Err(JsonError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::Reported)
+        }
+        Err(JsonError::Output(e)) if out == Path::new("-") => {
+            Err(Failure::Input(format!("standard output: {e}")))
+        }
+        Err(JsonError::Output(e)) => Err(Failure::Input(format!("{}: {e}", out.display()))),
+    }
+}
+
+pub(super) fn dump(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    if json {
+        model_document(format, path, &bytes, Path::new("-"))?;
+    } else {
+        let text = format.dump(&bytes).map_err(|e| input_error(path, e))?;
+        out_raw(&text);
+    }
+    Ok(())
+}
+
+pub(super) fn to_json(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: &Path,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    model_document(format, path, &bytes, out)
+}
+
+/// Reads the document twice when it does not name `--format`: once for the `"format"` string
+/// (which `to-json` writes first, so that this stops at once), once for the model.
+pub(super) fn from_json(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: &Path,
+) -> CmdResult {
+    use crate::json::FormatField;
+    let open = || {
+        std::fs::File::open(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    };
+    let format = match forced {
+        Some(f) => f,
+        None => match crate::json::format_name(&mut open()?) {
+            Ok(FormatField::Named(name)) => registry::by_name(&name)
+                .ok_or_else(|| input_error(path, format!("unknown format `{name}`")))?,
+            Ok(FormatField::Missing) => {
+                return Err(input_error(
+                    path,
+                    "no \"format\" field; make the file with `navkit to-json`, or name the format with --format",
+                ));
+            }
+            Err(e) => return Err(input_error(path, format!("not JSON: {e}"))),
+        },
+    };
+    let (bytes, refreshed) = format
+        .read_json(&mut open()?)
+        .map_err(|e| input_error(path, e))?;
+    for line in refreshed {
+        eprintln!("navkit: {}: {line}", path.display());
+    }
+    write_out(out, &bytes)
+}
+
+pub(super) fn rewrite(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: &Path,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let written = format.rewrite(&bytes).map_err(|e| input_error(path, e))?;
+    write_out(out, &written)
+}
+
+/// What checking one file of a batch gave.
+enum Checked {
+    /// The file could not be read.
+    Unreadable(String),
+    /// No format recognises the file.
+    Unrecognised,
+    /// The round trip's outcome: parts checked inside the file, or why it failed.
+    Done(&'static str, Result<usize, String>),
+}
+
+pub(super) fn roundtrip(
+    forced: Option<&'static dyn AnyFormat>,
+    paths: &[PathBuf],
+    exclude: &[String],
+    json: bool,
+    jobs: Option<usize>,
+) -> CmdResult {
+    let files = walk::files(paths, exclude).map_err(Failure::Input)?;
+    let mut progress = walk::Progress::new(files.len());
+    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let mut results = Vec::new();
+    let check = |(path, _): &(PathBuf, bool)| {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return Checked::Unreadable(format!("cannot read: {e}")),
+        };
+        let Some(format) = detect(forced, path, &bytes) else {
+            return Checked::Unrecognised;
+        };
+        let outcome = format.roundtrip(&bytes).map_err(|f| match f.part {
+            Some(part) => format!("{part}: {}", f.error),
+            None => f.error.to_string(),
+        });
+        Checked::Done(format.name(), outcome.map(|ok| ok.parts))
+    };
+    walk::for_each_ordered(
+        &files,
+        walk::threads(jobs),
+        check,
+        |(path, named), checked| {
+            progress.step(&path.display().to_string());
+            let (format, outcome) = match checked {
+                Checked::Unreadable(e) => (None, Err(e)),
+                // In directories, only files with a known signature or ending are tried.
+                Checked::Unrecognised if !*named => {
+                    skipped += 1;
+                    return;
+                }
+                Checked::Unrecognised => (None, Err("not a format this build recognises".into())),
+                Checked::Done(format, outcome) => (Some(format), outcome),
+            };
+            match &outcome {
+                Ok(_) => passed += 1,
+                Err(_) => failed += 1,
+            }
+            progress.clear();
+            report(json, &mut results, path, format, outcome);
+        },
+    );
+    progress.clear();
+    if json {
+        print_json(
+            &json!({ "passed": passed, "failed": failed, "skipped": skipped, "files": results }),
+        );
+    } else {
+        if skipped > 0 {
+            let s = if skipped == 1 { "" } else { "s" };
+            out!("{skipped} file{s} skipped: no format recognises them");
+        }
+        out!("{passed} passed, {failed} failed");
+    }
+    if failed > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
+
+pub(super) fn report(
+    json: bool,
+    results: &mut Vec<serde_json::Value>,
+    path: &Path,
+    format: Option<&str>,
+    outcome: Result<usize, String>,
+) {
+    if json {
+        results.push(match &outcome {
+            Ok(parts) => json!({ "file": path.display().to_string(), "format": format, "ok": true, "parts": parts }),
+            Err(e) => json!({ "file": path.display().to_string(), "format": format, "ok": false, "error": e }),
+        });
+        return;
+    }
+    let fmt = format.map(|f| format!(" ({f})")).unwrap_or_default();
+    match outcome {
+        Ok(0) => out!("ok    {}{fmt}", path.display()),
+        Ok(parts) => out!("ok    {}{fmt}, {parts} parts inside", path.display()),
+        Err(e) => out!("FAIL  {}{fmt}: {e}", path.display()),
+    }
+}
+
+/// How many differences `diff` prints without `--all`.
+const DIFF_LINES: usize = 50;
+
+pub(super) fn diff(
+    forced: Option<&'static dyn AnyFormat>,
+    a: &Path,
+    b: &Path,
+    all: bool,
+    json: bool,
+) -> CmdResult {
+    // Exit 1 means "they differ", so a file that cannot be read is trouble: exit 2.
+    let trouble = |f: Failure| match f {
+        Failure::Input(msg) => Failure::Usage(msg),
+        other => other,
+    };
+    let tree = |path: &Path| -> Result<(&'static dyn AnyFormat, crate::diff::Tree), Failure> {
+        let bytes = read(path).map_err(trouble)?;
+        let format = detect_or_fail(forced, path, &bytes).map_err(trouble)?;
+        let tree = format
+            .model_tree(&bytes)
+            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+        Ok((format, tree))
+    };
+    let (fa, ta) = tree(a)?;
+    let (fb, tb) = tree(b)?;
+    if fa.name() != fb.name() {
+        return Err(Failure::Usage(format!(
+            "{} is {} and {} is {}: diff compares two files of one format",
+            a.display(),
+            fa.name(),
+            b.display(),
+            fb.name()
+        )));
+    }
+    let changes = crate::diff::diff(fa.name(), &ta, &tb);
+    drop((ta, tb));
+    if json {
+        let list: Vec<serde_json::Value> = changes
+            .iter()
+            .map(|c| match &c.kind {
+                crate::diff::ChangeKind::Added => json!({ "path": c.path, "change": "added" }),
+                crate::diff::ChangeKind::Removed => json!({ "path": c.path, "change": "removed" }),
+                crate::diff::ChangeKind::Changed(old, new) => {
+                    json!({ "path": c.path, "change": "changed", "old": old, "new": new })
+                }
+            })
+            .collect();
+        print_json(&json!({
+            "a": a.display().to_string(),
+            "b": b.display().to_string(),
+            "format": fa.name(),
+            "equal": changes.is_empty(),
+            "count": changes.len(),
+            "differences": list,
+        }));
+    } else {
+        let shown = if all { changes.len() } else { DIFF_LINES };
+        let mut text = String::new();
+        for c in changes.iter().take(shown) {
+            text.push_str(&c.to_string());
+            text.push('\n');
+        }
+        let rest = changes.len().saturating_sub(shown);
+        if rest > 0 {
+            let s = if rest == 1 { "" } else { "s" };
+            text.push_str(&format!(
+                "... and {rest} more difference{s} (--all shows them)\n"
+            ));
+        }
+        out_raw(&text);
+    }
+    if changes.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Reported)
+    }
+}
+
+pub(super) fn fix(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: Option<&Path>,
+    check: bool,
+    json: bool,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let (fixed, changes) = format.fix(&bytes).map_err(|e| input_error(path, e))?;
+    // What fix could not mend: errors `validate` still finds in the result.
+    let remaining: Vec<Finding> = format
+        .validate(&fixed)
+        .map_err(|e| input_error(path, format!("fixed file does not read back: {e}")))?
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
+    if let Some(out) = out {
+        write_out(out, &fixed)?;
+    }
+    if json {
+        print_json(&json!({
+            "file": path.display().to_string(),
+            "format": format.name(),
+            "output": out.map(|o| o.display().to_string()),
+            "changes": changes,
+            "remaining_errors": remaining,
+        }));
+    } else {
+        for c in &changes {
+            out!("{c}");
+        }
+        for f in &remaining {
+            eprintln!("not fixed: {f}");
+        }
+        let verb = if check { "would change" } else { "changed" };
+        match out {
+            Some(o) if !changes.is_empty() => out!(
+                "{}: {verb} {} things; wrote {}",
+                path.display(),
+                changes.len(),
+                o.display()
+            ),
+            Some(o) => out!(
+                "{}: nothing to fix; wrote it unchanged to {}",
+                path.display(),
+                o.display()
+            ),
+            None if changes.is_empty() => out!("{}: nothing to fix", path.display()),
+            None => out!("{}: {verb} {} things", path.display(), changes.len()),
+        }
+    }
+    if !remaining.is_empty() || (check && !changes.is_empty()) {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
+
+pub(super) fn validate(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    json: bool,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    let findings = format.validate(&bytes).map_err(|e| input_error(path, e))?;
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let (errors, warnings, infos) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    if json {
+        print_json(&json!({
+            "file": path.display().to_string(),
+            "format": format.name(),
+            "errors": errors,
+            "warnings": warnings,
+            "infos": infos,
+            "findings": findings,
+        }));
+    } else {
+        for f in &findings {
+            out!("{f}");
+        }
+        out!(
+            "{}: {errors} errors, {warnings} warnings, {infos} notes",
+            path.display()
+        );
+    }
+    if errors > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
+
+pub(super) fn geometry_of(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+) -> Result<nav_core::geometry::Geometry, Failure> {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    format
+        .geometry(&bytes)
+        .map_err(|e| input_error(path, e))?
+        .ok_or_else(|| {
+            input_error(
+                path,
+                format!("{} has no geometry mapping yet", format.name()),
+            )
+        })
+}
+
+pub(super) fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+    let kind = ending(out);
+    if kind != "obj" && kind != "glb" {
+        return Err(Failure::Usage(format!(
+            "{}: export writes .obj or .glb files",
+            out.display()
+        )));
+    }
+    let g = geometry_of(forced, path)?;
+    let source = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let bytes = if kind == "obj" {
+        crate::export::to_obj(&g, &source).into_bytes()
+    } else {
+        crate::export::to_glb(&g, &source).map_err(|e| input_error(path, e))?
+    };
+    write_out(out, &bytes)?;
+    eprintln!(
+        "navkit: wrote {} ({} polygons, {} graph nodes, {} graph links)",
+        out.display(),
+        g.polygons.len(),
+        g.nodes.len(),
+        g.links.len()
+    );
+    Ok(())
+}
+
+pub(super) fn render(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: &Path,
+    size: u32,
+) -> CmdResult {
+    let kind = ending(out);
+    if kind != "png" && kind != "svg" {
+        return Err(Failure::Usage(format!(
+            "{}: render writes .png or .svg files",
+            out.display()
+        )));
+    }
+    if !(64..=crate::render::MAX_SIZE).contains(&size) {
+        return Err(Failure::Usage(format!(
+            "--size {size} is outside 64 to {}",
+            crate::render::MAX_SIZE
+        )));
+    }
+    let g = geometry_of(forced, path)?;
+    let bytes = if kind == "svg" {
+        crate::render::to_svg(&g, size).into_bytes()
+    } else {
+        crate::render::to_png(&g, size).map_err(|e| input_error(path, e))?
+    };
+    write_out(out, &bytes)
+}
+
+pub(super) fn build(
+    forced: Option<&'static dyn AnyFormat>,
+    mesh_path: &Path,
+    up: UpArg,
+    out: &Path,
+) -> CmdResult {
+    let format =
+        forced.ok_or_else(|| Failure::Usage("build needs --format: the format to make".into()))?;
+    if crate::import::MeshFile::of(mesh_path).is_none() {
+        return Err(Failure::Usage(format!(
+            "{}: build reads .obj, .gltf and .glb meshes",
+            mesh_path.display()
+        )));
+    }
+    let target = crate::import::target_up(format)
+        .ok_or_else(|| Failure::Usage(format!("{} has no builder", format.name())))?
+        .map_err(Failure::Input)?;
+    let mesh_up = match up {
+        UpArg::Y => UpAxis::Y,
+        UpArg::Z => UpAxis::Z,
+    };
+    let mut mesh = crate::import::read_mesh(mesh_path, mesh_up, target).map_err(Failure::Input)?;
+    let turned = mesh.face_up(target).map_err(|refused| {
+        let s = if refused.len() == 1 { "" } else { "s" };
+        let mut msg = format!(
+            "{}: {} triangle{s} cannot face up (triangles counted in file order, polygons fanned \
+             from their first corner):",
+            mesh_path.display(),
+            refused.len()
+        );
+        for r in &refused {
+            msg.push_str(&format!("\n  {r}"));
+        }
+        Failure::Input(msg)
+    })?;
+    if turned > 0 {
+        let s = if turned == 1 { "" } else { "s" };
+        eprintln!("navkit: turned {turned} triangle{s} that faced down to face up");
+    }
+    let bytes = format
+        .build(&mesh)
+        .ok_or_else(|| Failure::Usage(format!("{} has no builder", format.name())))?
+        .map_err(|e| input_error(mesh_path, e))?;
+    write_out(out, &bytes)?;
+    eprintln!(
+        "navkit: built {} from {} triangles ({} bytes)",
+        out.display(),
+        mesh.triangles.len(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+pub(super) fn extract(plugin: &Path, out: &Path) -> CmdResult {
+    let written = crate::skyrim::extract(plugin, out).map_err(Failure::Input)?;
+    for p in &written {
+        out!("{}", p.display());
+    }
+    eprintln!("navkit: {} navmeshes extracted", written.len());
+    Ok(())
+}
+
+pub(super) fn replace(plugin: &Path, form_id: &str, nvnm: &Path, out: &Path) -> CmdResult {
+    let digits = form_id.trim_start_matches("0x").trim_start_matches("0X");
+    let id = u32::from_str_radix(digits, 16)
+        .map_err(|_| Failure::Usage(format!("FormID `{form_id}` is not a hexadecimal number")))?;
+    crate::skyrim::replace(plugin, id, nvnm, out).map_err(Failure::Input)
+}
+
+pub(super) fn conflicts(paths: &[PathBuf], json: bool) -> CmdResult {
+    let mut models = Vec::new();
+    for path in paths {
+        let model = nav_core::Format::read(&nvnm_skyrim::Plugin, &read(path)?);
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        models.push((name.into_owned(), model.map_err(|e| input_error(path, e))?));
+    }
+    let report = nvnm_skyrim::plugin::conflicts(&models);
+    out_raw(&match json {
+        true => pretty_json(&json!(report)) + "\n",
+        false => report.to_string(),
+    });
+    Ok(())
+}
+
+pub(super) fn formats(json: bool) -> CmdResult {
+    if json {
+        let list: Vec<_> = FORMATS
+            .iter()
+            .map(|f| json!({ "name": f.name(), "description": f.description(), "extensions": f.extensions() }))
+            .collect();
+        print_json(&json!(list));
+    } else {
+        for f in FORMATS {
+            let exts: Vec<String> = f.extensions().iter().map(|e| format!(".{e}")).collect();
+            out!("{:<14} {} [{}]", f.name(), f.description(), exts.join(" "));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! Command-line parsing and the commands.
+//!
+//! Every command reads whole files, finds the format ([`registry`]), and prints for people or as
+//! JSON. Failures carry their exit status: 2 for usage, 1 for bad input or a failed check. The
+//! arguments and their help are in `args`, the commands in `commands`, and what they share
+//! (files, format detection, printing) in `output`.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::registry::{self, AnyFormat, FORMATS};
+
+/// Writes one line to standard output. A closed pipe (`navkit dump x | head`) ends the program
+/// quietly instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        out_raw(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+mod args;
+mod commands;
+mod output;
+
+pub use output::pretty_json;
+
+use args::{Cli, Command};
+use commands::*;
+
+/// A failed command: what to print and how to exit.
+pub(super) enum Failure {
+    /// Wrong use of the tool: exit 2.
+    Usage(String),
+    /// Bad input or a failed check: exit 1.
+    Input(String),
+    /// A check that printed its own report failed: exit 1, nothing more to say.
+    Reported,
+}
+
+pub(super) type CmdResult = Result<(), Failure>;
+
+/// Runs the tool.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("navkit: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Input(msg)) => {
+            eprintln!("navkit: {msg}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Reported) => ExitCode::from(1),
+    }
+}
+
+fn run(cli: Cli) -> CmdResult {
+    let forced = match cli.format.as_deref() {
+        None => None,
+        Some(name) => Some(registry::by_name(name).ok_or_else(|| {
+            let names: Vec<_> = FORMATS.iter().map(|f| f.name()).collect();
+            Failure::Usage(format!(
+                "unknown format `{name}`; this build reads: {}",
+                names.join(", ")
+            ))
+        })?),
+    };
+    let forced = match cli.flavour.as_deref() {
+        None => forced,
+        Some(name) => Some(flavoured(forced, name)?),
+    };
+    match cli.command {
+        Command::Info { file, json } => info(forced, &file, json),
+        Command::Dump { file, json } => dump(forced, &file, json),
+        Command::ToJson { file, output } => to_json(forced, &file, &output),
+        Command::FromJson { input, output } => from_json(forced, &input, &output),
+        Command::Rewrite { file, output } => rewrite(forced, &file, &output),
+        Command::Roundtrip {
+            paths,
+            exclude,
+            json,
+            jobs,
+        } => roundtrip(forced, &paths, &exclude, json, jobs),
+        Command::Diff { a, b, all, json } => diff(forced, &a, &b, all, json),
+        Command::Fix {
+            file,
+            output,
+            check,
+            json,
+        } => fix(forced, &file, output.as_deref(), check, json),
+        Command::Validate { file, json } => validate(forced, &file, json),
+        Command::Export { file, output } => export(forced, &file, &output),
+        Command::Render { file, output, size } => render(forced, &file, &output, size),
+        Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
+        Command::Extract { plugin, output } => extract(&plugin, &output),
+        Command::Replace {
+            plugin,
+            form_id,
+            nvnm,
+            output,
+        } => replace(&plugin, &form_id, &nvnm, &output),
+        Command::Conflicts { plugins, json } => conflicts(&plugins, json),
+        Command::Formats { json } => formats(json),
+    }
+}
+
+/// `--flavour NAME`: the nav-source format read as that game's layout. The flavour belongs to
+/// nav-source, so a `--format` naming another format is a usage error.
+fn flavoured(
+    forced: Option<&'static dyn AnyFormat>,
+    name: &str,
+) -> Result<&'static dyn AnyFormat, Failure> {
+    if let Some(other) = forced.filter(|f| f.name() != nav_source::FORMAT) {
+        return Err(Failure::Usage(format!(
+            "--flavour {name} is a {} layout, but --format names {}",
+            nav_source::FORMAT,
+            other.name()
+        )));
+    }
+    let flavour = nav_source::Flavour::from_name(name)
+        .ok_or_else(|| Failure::Usage(format!("unknown flavour `{name}`")))?;
+    Ok(nav_source::SourceNavAs::get(flavour))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn flavour_names_are_nav_source_s() {
+        let cli = Cli::try_parse_from(["navkit", "info", "x.nav", "--flavour", "l4d"]).unwrap();
+        assert_eq!(cli.flavour.as_deref(), Some("l4d"));
+        let err = Cli::try_parse_from(["navkit", "info", "x.nav", "--flavour", "portal2"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("[possible values: base, cs, tf2, l4d, l4d2]"),
+            "{err}"
+        );
+        let quake = registry::by_name("nav-quake");
+        assert!(matches!(flavoured(quake, "cs"), Err(Failure::Usage(_))));
+        let source = flavoured(registry::by_name("nav-source"), "l4d2")
+            .ok()
+            .unwrap();
+        assert_eq!(source.name(), "nav-source");
+    }
+
+    #[test]
+    fn format_goes_before_or_after_the_file() {
+        let a = Cli::try_parse_from(["navkit", "--format", "nav-quake", "info", "x.nav"]).unwrap();
+        let b = Cli::try_parse_from(["navkit", "info", "x.nav", "--format", "nav-quake"]).unwrap();
+        assert_eq!(a.format.as_deref(), Some("nav-quake"));
+        assert_eq!(b.format.as_deref(), Some("nav-quake"));
+    }
+}

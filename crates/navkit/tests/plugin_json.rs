@@ -1,0 +1,185 @@
+//! A plugin's JSON shows each navmesh as NVNM geometry, and a vertex edited there comes back as
+//! a plugin whose record and group sizes are right and whose other records are unchanged: on
+//! every real plugin, through the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use nav_core::Format;
+use nav_core::testing::real_files;
+use nvnm_skyrim::plugin::{PluginFile, Record, RecordBody};
+use nvnm_skyrim::{Nvnm, Plugin};
+
+fn navkit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_navkit"))
+        .args(args)
+        .output()
+        .expect("the navkit binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("navkit-plugin-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// The FormIDs of the NAVM records whose NVNM subrecord the JSON shows, in document order;
+/// fails on one shown as hex.
+fn navmeshes_in_json(v: &serde_json::Value, out: &mut Vec<u32>) -> Result<(), String> {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.get("signature").and_then(|s| s.as_str()) == Some("NAVM") {
+                let form_id = o["form_id"].as_u64().and_then(|f| u32::try_from(f).ok());
+                let form_id = form_id.ok_or("NAVM without a FormID")?;
+                let subs = o["body"]["Navmesh"]["subrecords"].as_array();
+                for s in subs.into_iter().flatten() {
+                    if s["signature"] == "NVNM" {
+                        if s.get("navmesh").is_none() {
+                            return Err(format!("NAVM {form_id:08X}: NVNM not shown as geometry"));
+                        }
+                        out.push(form_id);
+                    }
+                }
+                return Ok(());
+            }
+            o.values().try_for_each(|x| navmeshes_in_json(x, out))
+        }
+        serde_json::Value::Array(a) => a.iter().try_for_each(|x| navmeshes_in_json(x, out)),
+        _ => Ok(()),
+    }
+}
+
+fn find_navmesh(v: &mut serde_json::Value, form_id: u32) -> Option<&mut serde_json::Value> {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.get("signature").and_then(|s| s.as_str()) == Some("NAVM")
+                && o.get("form_id").and_then(|f| f.as_u64()) == Some(u64::from(form_id))
+            {
+                return o
+                    .get_mut("body")?
+                    .get_mut("Navmesh")?
+                    .get_mut("subrecords")?
+                    .as_array_mut()?
+                    .iter_mut()
+                    .find(|s| s["signature"] == "NVNM")?
+                    .get_mut("navmesh");
+            }
+            o.values_mut().find_map(|x| find_navmesh(x, form_id))
+        }
+        serde_json::Value::Array(a) => a.iter_mut().find_map(|x| find_navmesh(x, form_id)),
+        _ => None,
+    }
+}
+
+fn is_navm(r: &Record, form_id: u32) -> bool {
+    &r.signature.0 == b"NAVM" && r.form_id == form_id
+}
+
+fn edit_one_vertex(path: &Path) -> Result<(), String> {
+    let original = std::fs::read(path).unwrap();
+    let before = Plugin.read(&original).map_err(|e| e.to_string())?;
+    let json_path = temp("plugin.json");
+    let o = navkit(&[
+        "to-json",
+        path.to_str().unwrap(),
+        "-o",
+        json_path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+
+    // Every navmesh of the plugin shows as geometry.
+    let mut shown = Vec::new();
+    navmeshes_in_json(&json, &mut shown)?;
+    let with_nvnm = before
+        .records()
+        .into_iter()
+        .filter(|r| r.nvnm().is_some())
+        .count();
+    if shown.len() != with_nvnm {
+        return Err(format!(
+            "{with_nvnm} navmeshes in the plugin, {} shown as geometry",
+            shown.len()
+        ));
+    }
+    let Some(&form_id) = shown.first() else {
+        println!("{}: no navmesh to edit", path.display());
+        return Ok(());
+    };
+    let geometry = find_navmesh(&mut json, form_id).ok_or("the navmesh went missing")?;
+    let x = geometry["vertices"][0][0].as_f64().unwrap() as f32 + 1.0;
+    geometry["vertices"][0][0] = serde_json::json!(x);
+    std::fs::write(&json_path, serde_json::to_vec_pretty(&json).unwrap()).unwrap();
+
+    let out_path = temp("plugin.out.esp");
+    let o = navkit(&[
+        "from-json",
+        json_path.to_str().unwrap(),
+        "-o",
+        out_path.to_str().unwrap(),
+    ]);
+    if !o.status.success() {
+        return Err(format!("from-json: {}", String::from_utf8_lossy(&o.stderr)));
+    }
+    // It reads back: every group is exactly filled, so record and group sizes are right.
+    let written = std::fs::read(&out_path).unwrap();
+    let after = Plugin.read(&written).map_err(|e| format!("re-read: {e}"))?;
+
+    // The edited navmesh has that one vertex moved, and nothing else of its geometry changed.
+    let nvnm_of = |p: &PluginFile| {
+        p.records()
+            .into_iter()
+            .find(|r| is_navm(r, form_id))
+            .and_then(|r| r.nvnm())
+            .map(|b| Nvnm.read(b).unwrap())
+            .unwrap()
+    };
+    let (mut old, new) = (nvnm_of(&before), nvnm_of(&after));
+    assert_ne!(old, new, "{form_id:08X}: the edit did not arrive");
+    old.vertices[0][0] = nav_core::RawF32::new(x);
+    assert_eq!(old, new, "{form_id:08X}: more than the vertex changed");
+
+    // Every other record is as it was, bit for bit (NAVI entries may be refreshed).
+    let (a, b) = (before.records(), after.records());
+    assert_eq!(a.len(), b.len());
+    for (ra, rb) in a.iter().zip(&b) {
+        let navi = matches!(ra.body, RecordBody::NavigationInfo(_));
+        if !is_navm(ra, form_id) && !navi {
+            assert_eq!(ra, rb, "record {:08X} changed", ra.form_id);
+        }
+    }
+    println!(
+        "{}: NAVM {form_id:08X} vertex 0 edited through JSON; {} other records unchanged",
+        path.display(),
+        a.len() - 1
+    );
+    Ok(())
+}
+
+#[test]
+fn a_vertex_edited_in_a_plugins_json_comes_back_with_everything_else_unchanged() {
+    let files: Vec<_> = real_files("skyrim")
+        .into_iter()
+        .map(|(_, f)| f)
+        .filter(|f| {
+            matches!(
+                f.extension().and_then(|e| e.to_str()),
+                Some("esp" | "esm" | "esl")
+            )
+        })
+        .collect();
+    if files.is_empty() {
+        println!("skipped: no real plugins (corpus folder skyrim absent)");
+        return;
+    }
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            edit_one_vertex(f)
+                .err()
+                .map(|e| format!("{}: {e}", f.display()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
