@@ -93,14 +93,23 @@ pub trait Format {
         write!(out, "{model:#?}")
     }
 
-    /// Round-trips the parts a container holds (each navmesh inside a plugin), for
-    /// `navkit roundtrip`. Each entry names the part and says whether it round-tripped. The
-    /// default has no parts.
-    fn part_roundtrips(
-        &self,
-        _model: &Self::Model,
-    ) -> Vec<(String, Result<(), crate::oracle::RoundtripError>)> {
+    /// The files a container holds (each navmesh inside a Skyrim plugin), in file order; empty
+    /// for a format that holds no others. `navkit extract` writes them out, and `navkit
+    /// roundtrip` checks each with its own format.
+    fn parts<'m>(&self, _model: &'m Self::Model) -> Vec<Part<'m>> {
         Vec::new()
+    }
+
+    /// Puts `bytes`, a whole file of the part's format, in place of the part named `name`, and
+    /// brings whatever the container derives from it up to date (`navkit replace`). The caller
+    /// checks that the bytes read as the part's format. The default refuses: the format holds
+    /// no parts.
+    fn replace_part(&self, _model: &mut Self::Model, name: &str, _bytes: &[u8]) -> Result<()> {
+        Err(crate::Error::unrepresentable(
+            self.name(),
+            format_args!("part {name}"),
+            "this format holds no other files",
+        ))
     }
 
     /// The model as world-space polygons and a graph, for export and pictures. `None` for a
@@ -121,6 +130,18 @@ pub trait Format {
         let view = self.parse(bytes)?;
         Ok(self.to_model(&view))
     }
+}
+
+/// One file held inside a container file ([`Format::parts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part<'m> {
+    /// What the container calls it (a Skyrim navmesh's FormID as 8 hex digits), unique within
+    /// the container; [`Format::replace_part`] takes the same name.
+    pub name: String,
+    /// The name of the format its bytes are a file of (`nvnm-skyrim`).
+    pub format: &'static str,
+    /// The part as a standalone file of that format.
+    pub bytes: std::borrow::Cow<'m, [u8]>,
 }
 
 /// What `navkit info` shows.

@@ -48,7 +48,7 @@ pub mod write;
 
 pub use cursor::Cursor;
 pub use error::{Error, ErrorKind, Result};
-pub use format::{Finding, Format, Severity, Summary};
+pub use format::{Finding, Format, Part, Severity, Summary};
 pub use scalar::RawF32;
 pub use write::ByteWriter;
 

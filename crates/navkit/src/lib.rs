@@ -14,5 +14,4 @@ pub mod json;
 pub mod palette;
 pub mod registry;
 pub mod render;
-pub mod skyrim;
 pub mod walk;

@@ -8,7 +8,7 @@
 
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::oracle::{RoundtripError, roundtrip_bytes};
-use nav_core::{Error, Finding, Format, Summary};
+use nav_core::{Error, Finding, Format, Part, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -63,6 +63,12 @@ pub trait AnyFormat: Sync {
     /// The file made consistent after an edit ([`Format::fix`]): the bytes to write and one
     /// line per change. No change means the bytes are the input's, unchanged.
     fn fix(&self, bytes: &[u8]) -> Result<(Vec<u8>, Vec<String>), Error>;
+    /// The files the container holds ([`Format::parts`]), copied out; empty for a format that
+    /// holds none.
+    fn parts(&self, bytes: &[u8]) -> Result<Vec<Part<'static>>, Error>;
+    /// The container with its part `name` replaced by `part` ([`Format::replace_part`]),
+    /// written.
+    fn replace_part(&self, bytes: &[u8], name: &str, part: &[u8]) -> Result<Vec<u8>, Error>;
     /// The owned model as a compact serde tree, for `navkit diff`.
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// Parse into the model and write it again.
@@ -135,6 +141,23 @@ where
         Ok((self.write(&model)?, changes))
     }
 
+    fn parts(&self, bytes: &[u8]) -> Result<Vec<Part<'static>>, Error> {
+        let model = self.read(bytes)?;
+        Ok(Format::parts(self, &model)
+            .into_iter()
+            .map(|p| Part {
+                bytes: std::borrow::Cow::Owned(p.bytes.into_owned()),
+                ..p
+            })
+            .collect())
+    }
+
+    fn replace_part(&self, bytes: &[u8], name: &str, part: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut model = self.read(bytes)?;
+        Format::replace_part(self, &mut model, name, part)?;
+        self.write(&model)
+    }
+
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error> {
         crate::diff::Tree::of(&self.read(bytes)?).map_err(|e| {
             Error::unrepresentable(
@@ -152,17 +175,23 @@ where
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure> {
         let model =
             roundtrip_bytes(self, bytes).map_err(|error| RoundtripFailure { part: None, error })?;
-        let parts = self.part_roundtrips(&model);
-        let count = parts.len();
-        for (name, result) in parts {
-            if let Err(error) = result {
-                return Err(RoundtripFailure {
-                    part: Some(name),
-                    error,
-                });
-            }
+        // Each part is a file of its own format, checked with that format's round trip.
+        let parts = Format::parts(self, &model);
+        for part in &parts {
+            let failed = |error| RoundtripFailure {
+                part: Some(part.name.clone()),
+                error,
+            };
+            let Some(format) = by_name(part.format) else {
+                return Err(failed(RoundtripError::Parse(Error::unrepresentable(
+                    part.format,
+                    format_args!("part {}", part.name),
+                    "not a format of this build",
+                ))));
+            };
+            format.roundtrip(&part.bytes).map_err(|f| failed(f.error))?;
         }
-        Ok(RoundtripOk { parts: count })
+        Ok(RoundtripOk { parts: parts.len() })
     }
 
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error> {

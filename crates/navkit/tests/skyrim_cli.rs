@@ -93,6 +93,7 @@ fn extract_gives_the_corpus_blobs_and_replace_restores_the_plugin() {
 #[test]
 fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
     let Some(dir) = nav_core::testing::corpus_dir("skyrim") else {
+        println!("skipped: corpus folder skyrim absent");
         return;
     };
     let plugin = dir.join("Dwemer Secrets.esp");
@@ -106,6 +107,21 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("no part named `zz`"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A file that holds nothing is not a container.
+    let nvnm_file = temp("plain").join("x.nvnm");
+    std::fs::write(
+        &nvnm_file,
+        nav_core::Format::write(&nvnm_skyrim::Nvnm, &nvnm_skyrim::samples::interior()).unwrap(),
+    )
+    .unwrap();
+    let o = navkit(&["extract", nvnm_file.to_str().unwrap(), "-o", "unused"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds no other files"));
     let junk = temp("junk").join("junk.nvnm");
     std::fs::write(&junk, [1u8, 2, 3]).unwrap();
     let o = navkit(&[

@@ -226,23 +226,28 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = UpArg::Y)]
         up: UpArg,
     },
-    /// Write every navmesh (NVNM) of a Skyrim plugin to `<plugin>_<FormID>.nvnm` files.
+    /// Write every file a container holds into a folder: each navmesh of a Skyrim plugin as
+    /// `<plugin>_<FormID>.nvnm`.
+    ///
+    /// The file names are the container's stem (spaces turned into `_`), the part's name and the
+    /// part format's ending; one path is printed per file written.
     Extract {
-        /// The plugin (`.esp`, `.esm`, `.esl`).
-        plugin: PathBuf,
+        /// The container (a Skyrim plugin: `.esp`, `.esm`, `.esl`).
+        file: PathBuf,
         /// The folder to write into (made if missing).
         #[arg(short, long, value_name = "DIR")]
         output: PathBuf,
     },
-    /// Put a navmesh (NVNM) back into a Skyrim plugin, fixing the record and group sizes.
+    /// Put a file back into a container in place of one of its parts: a navmesh (NVNM) into a
+    /// Skyrim plugin, fixing the record and group sizes and the navmesh's NAVI entry.
     Replace {
-        /// The plugin (`.esp`, `.esm`, `.esl`).
-        plugin: PathBuf,
-        /// FormID of the NAVM record, in hex (`0x0507C5B6` or `0507C5B6`).
-        form_id: String,
-        /// The new NVNM blob.
-        nvnm: PathBuf,
-        /// Where to write the new plugin.
+        /// The container (a Skyrim plugin: `.esp`, `.esm`, `.esl`).
+        file: PathBuf,
+        /// The part's name, as `extract` names it (a FormID in hex: `0507C5B6` or `0x0507C5B6`).
+        part: String,
+        /// The new part (an `.nvnm` file for a plugin).
+        new: PathBuf,
+        /// Where to write the new container.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
     },

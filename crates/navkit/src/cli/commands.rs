@@ -542,20 +542,79 @@ pub(super) fn build(
     Ok(())
 }
 
-pub(super) fn extract(plugin: &Path, out: &Path) -> CmdResult {
-    let written = crate::skyrim::extract(plugin, out).map_err(Failure::Input)?;
-    for p in &written {
-        out!("{}", p.display());
+/// The container's format, or a usage error for a format that holds no other files.
+fn container(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(&'static dyn AnyFormat, Vec<nav_core::Part<'static>>), Failure> {
+    let format = detect_or_fail(forced, path, bytes)?;
+    let parts = format.parts(bytes).map_err(|e| input_error(path, e))?;
+    if parts.is_empty() {
+        return Err(Failure::Usage(format!(
+            "{}: this {} file holds no other files",
+            path.display(),
+            format.name()
+        )));
     }
-    eprintln!("navkit: {} navmeshes extracted", written.len());
+    Ok((format, parts))
+}
+
+pub(super) fn extract(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out_dir: &Path,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let (_, parts) = container(forced, path, &bytes)?;
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().replace(' ', "_"))
+        .unwrap_or_else(|| "container".to_string());
+    std::fs::create_dir_all(out_dir).map_err(|e| input_error(out_dir, e))?;
+    for part in &parts {
+        let ext = registry::by_name(part.format)
+            .and_then(|f| f.extensions().first().copied())
+            .unwrap_or("bin");
+        let file = out_dir.join(format!("{stem}_{}.{ext}", part.name));
+        std::fs::write(&file, &part.bytes).map_err(|e| input_error(&file, e))?;
+        out!("{}", file.display());
+    }
+    eprintln!("navkit: {} files extracted", parts.len());
     Ok(())
 }
 
-pub(super) fn replace(plugin: &Path, form_id: &str, nvnm: &Path, out: &Path) -> CmdResult {
-    let digits = form_id.trim_start_matches("0x").trim_start_matches("0X");
-    let id = u32::from_str_radix(digits, 16)
-        .map_err(|_| Failure::Usage(format!("FormID `{form_id}` is not a hexadecimal number")))?;
-    crate::skyrim::replace(plugin, id, nvnm, out).map_err(Failure::Input)
+pub(super) fn replace(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    name: &str,
+    new: &Path,
+    out: &Path,
+) -> CmdResult {
+    let bytes = read(path)?;
+    let (format, parts) = container(forced, path, &bytes)?;
+    // Names match as `extract` writes them, with or without `0x`, in either case.
+    let wanted = name
+        .trim_start_matches("0x")
+        .trim_start_matches("0X")
+        .to_ascii_uppercase();
+    let Some(found) = parts.iter().find(|p| p.name.to_ascii_uppercase() == wanted) else {
+        let first = parts.first().map_or("", |p| p.name.as_str());
+        return Err(Failure::Usage(format!(
+            "{}: no part named `{name}` among its {} (named like `{first}`; `navkit extract` lists them)",
+            path.display(),
+            parts.len()
+        )));
+    };
+    let part = read(new)?;
+    // The new part must read as its format before it goes in.
+    if let Some(f) = registry::by_name(found.format) {
+        f.info(&part).map_err(|e| input_error(new, e))?;
+    }
+    let written = format
+        .replace_part(&bytes, &found.name, &part)
+        .map_err(|e| input_error(path, e))?;
+    write_out(out, &written)
 }
 
 pub(super) fn conflicts(paths: &[PathBuf], json: bool) -> CmdResult {

@@ -95,13 +95,13 @@ fn run(cli: Cli) -> CmdResult {
         Command::Export { file, output } => export(forced, &file, &output),
         Command::Render { file, output, size } => render(forced, &file, &output, size),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
-        Command::Extract { plugin, output } => extract(&plugin, &output),
+        Command::Extract { file, output } => extract(forced, &file, &output),
         Command::Replace {
-            plugin,
-            form_id,
-            nvnm,
+            file,
+            part,
+            new,
             output,
-        } => replace(&plugin, &form_id, &nvnm, &output),
+        } => replace(forced, &file, &part, &new, &output),
         Command::Conflicts { plugins, json } => conflicts(&plugins, json),
         Command::Formats { json } => formats(json),
     }

@@ -28,8 +28,7 @@ pub mod write;
 
 use core::fmt;
 
-use nav_core::oracle::{RoundtripError, roundtrip_bytes};
-use nav_core::{Finding, Format, Result, Summary};
+use nav_core::{Error, Finding, Format, Result, Summary};
 
 pub use conflicts::{ConflictReport, conflicts};
 pub use model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody, Subrecord};
@@ -378,16 +377,32 @@ impl Format for Plugin {
         Some(crate::geometry::plugin_geometry(&meshes))
     }
 
-    fn part_roundtrips(&self, model: &Self::Model) -> Vec<(String, Result<(), RoundtripError>)> {
+    /// Every navmesh's `NVNM` subrecord, named by its record's FormID (`0004164C`), as an
+    /// `nvnm-skyrim` file.
+    fn parts<'m>(&self, model: &'m Self::Model) -> Vec<nav_core::Part<'m>> {
         model
             .navmeshes()
             .into_iter()
-            .map(|(form_id, nvnm)| {
-                (
-                    format!("{form_id:08X}"),
-                    roundtrip_bytes(&crate::nvnm::Nvnm, nvnm).map(|_| ()),
-                )
+            .map(|(form_id, nvnm)| nav_core::Part {
+                name: format!("{form_id:08X}"),
+                format: crate::nvnm::FORMAT,
+                bytes: std::borrow::Cow::Borrowed(nvnm),
             })
             .collect()
+    }
+
+    /// Replaces the `NVNM` of the navmesh whose FormID is `name` (hex) and brings its `NVMI`
+    /// entry up to date ([`PluginFile::replace_nvnm`]).
+    fn replace_part(&self, model: &mut Self::Model, name: &str, bytes: &[u8]) -> Result<()> {
+        let digits = name.trim_start_matches("0x").trim_start_matches("0X");
+        let form_id = u32::from_str_radix(digits, 16).map_err(|_| {
+            Error::invalid(
+                FORMAT,
+                format_args!("part {name}"),
+                0,
+                "a navmesh is named by its FormID in hex (0004164C)",
+            )
+        })?;
+        model.replace_nvnm(form_id, bytes.to_vec())
     }
 }
