@@ -213,7 +213,8 @@ fn fix_encounter_paths(area: &mut Area, label: &str, known: &Known, changes: &mu
             EncounterPath::Spots { spots, .. } => spots.len(),
         };
         changes.push(format!(
-            "{label}.encounter_paths: dropped the path from area {from} to area {to} with its {spots} spots: {}",
+            "{label}.encounter_paths: dropped the path from area {from} to area {to} with its {spots} spot{}: {}",
+            if spots == 1 { "" } else { "s" },
             missing_areas(&[from, to], known)
         ));
     }
@@ -251,7 +252,11 @@ fn fix_approach_areas(
 /// "area 60 does not exist" or "areas 60 and 61 do not exist", for the ids of `ids` that
 /// dangle, each once.
 fn missing_areas(ids: &[u32], known: &Known) -> String {
-    let mut missing: Vec<u32> = ids.iter().copied().filter(|id| known.dangles(*id)).collect();
+    let mut missing: Vec<u32> = ids
+        .iter()
+        .copied()
+        .filter(|id| known.dangles(*id))
+        .collect();
     missing.sort_unstable();
     missing.dedup();
     match missing.as_slice() {

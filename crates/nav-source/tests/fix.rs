@@ -148,23 +148,32 @@ fn break_then_fix(name: &str, mesh: &SourceMesh, index: usize) -> (usize, usize,
     (before, after.len(), changes.len())
 }
 
-/// The real-world case: a user deletes one area from the JSON of de_dust2 and writes it back.
+/// The real-world case: a user deletes one area (id 60) from the JSON of de_dust2 and writes it
+/// back. Each error is one dangling reference, so fix makes exactly one change per error.
 #[test]
 fn deleting_an_area_from_the_json_of_de_dust2_then_fix() {
     let files = real_files("source");
     let path = files
         .iter()
         .map(|(_, p)| p.clone())
-        .find(|p| p.file_name().is_some_and(|n| n == "css_de_dust2.nav"))
+        .find(|p| p.file_name().is_some_and(|n| n == "awpy_de_dust2.nav"))
         .unwrap_or_else(|| {
-            eprintln!("note: css_de_dust2.nav not found; using the writer-made CS sample");
+            eprintln!("note: awpy_de_dust2.nav not found; using the writer-made CS sample");
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/source/cs_v16_1.nav")
         });
     let name = path.display().to_string();
     let bytes = std::fs::read(&path).expect("readable");
     let mesh = SourceNav.read(&bytes).expect("reads");
-    assert!(errors(&mesh).is_empty(), "{name} validates clean as shipped");
-    let index = connected_area(&mesh).expect("an area with connections");
+    assert!(
+        errors(&mesh).is_empty(),
+        "{name} validates clean as shipped"
+    );
+    let index = mesh
+        .areas
+        .iter()
+        .position(|a| a.id == 60)
+        .or_else(|| connected_area(&mesh))
+        .expect("an area with connections");
     let mut json = serde_json::to_value(&mesh).expect("serialises");
     let removed = json["areas"]
         .as_array_mut()
@@ -173,14 +182,13 @@ fn deleting_an_area_from_the_json_of_de_dust2_then_fix() {
     let id = removed["id"].as_u64().expect("an id");
     let edited: SourceMesh = serde_json::from_value(json).expect("the edited JSON reads");
     let mut with_area = edited.clone();
-    with_area
-        .areas
-        .insert(index, mesh.areas[index].clone());
+    with_area.areas.insert(index, mesh.areas[index].clone());
     assert_eq!(with_area, mesh, "the JSON edit removed exactly one area");
     let (before, after, changes) = break_then_fix(&name, &mesh, index);
     println!(
         "{name}: area id {id} deleted: {before} errors before fix, {after} after, {changes} changes"
     );
+    assert_eq!(changes, before, "one change per dangling reference");
 }
 
 #[test]
@@ -341,7 +349,7 @@ fn hand_built_cs_mesh_gives_the_expected_lines() {
             "areas[id 1].connections[east]: dropped area 2, which does not exist",
             "areas[id 1].visible_areas: dropped area 2, which does not exist",
             "areas[id 1].ladders[up]: dropped ladder 7, which does not exist",
-            "areas[id 1].encounter_paths: dropped the path from area 2 to area 3 with its 1 spots: area 2 does not exist",
+            "areas[id 1].encounter_paths: dropped the path from area 2 to area 3 with its 1 spot: area 2 does not exist",
             "areas[id 1].encounter_paths[from 3 to 3].spots: dropped hiding spot 20, which does not exist",
             "areas[id 1].approach_areas: dropped the entry here 2 (prev 2, next 3): area 2 does not exist",
             "areas[id 3].connections[west]: dropped area 2, which does not exist",
@@ -457,7 +465,10 @@ fn warnings_alone_are_left_alone() {
     mesh.areas = vec![a, area(0, 50.0)];
     mesh.areas[1].custom = mesh.areas[0].custom.clone();
     let findings = nav_source::validate(&mesh);
-    assert!(!findings.is_empty() && errors(&mesh).is_empty(), "{findings:?}");
+    assert!(
+        !findings.is_empty() && errors(&mesh).is_empty(),
+        "{findings:?}"
+    );
     let before = mesh.clone();
     assert_eq!(nav_source::fix(&mut mesh), Vec::<String>::new());
     assert_eq!(mesh, before);
