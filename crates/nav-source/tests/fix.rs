@@ -473,3 +473,36 @@ fn warnings_alone_are_left_alone() {
     assert_eq!(nav_source::fix(&mut mesh), Vec::<String>::new());
     assert_eq!(mesh, before);
 }
+
+/// Arbitrary models (mostly full of ids that name nothing): fix never panics, leaves no error
+/// but duplicate ids, is idempotent, and leaves a model without errors as it is.
+#[test]
+fn arbitrary_models_fix_cleanly() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let (mut mended, mut untouched) = (0usize, 0usize);
+    for seed in 0..2000u64 {
+        let data = nav_core::testing::noise(seed, 256 + (seed as usize % 7) * 512);
+        let Ok(mesh) = SourceMesh::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        let mut fixed = mesh.clone();
+        let changes = nav_source::fix(&mut fixed);
+        if errors(&mesh).is_empty() {
+            assert_eq!(changes, Vec::<String>::new(), "seed {seed}");
+            assert_eq!(fixed, mesh, "seed {seed}");
+            untouched += 1;
+            continue;
+        }
+        let left: Vec<_> = errors(&fixed)
+            .into_iter()
+            .filter(|f| !is_duplicate_id(f))
+            .collect();
+        assert!(left.is_empty(), "seed {seed}: {left:?}");
+        assert_eq!(nav_source::fix(&mut fixed.clone()), Vec::<String>::new());
+        if !changes.is_empty() {
+            mended += 1;
+        }
+    }
+    println!("arbitrary models: {mended} mended, {untouched} without errors left as they were");
+    assert!(mended > 500, "{mended}");
+}

@@ -253,3 +253,36 @@ fn other_findings_are_left_alone() {
     let left = errors(&mesh);
     assert!(left.iter().all(|f| !is_reference_error(f)), "{left:?}");
 }
+
+/// Arbitrary models (mostly full of ids that name nothing): fix never panics, leaves no
+/// reference error, is idempotent, and leaves a model without errors as it is.
+#[test]
+fn arbitrary_models_fix_cleanly() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let (mut mended, mut untouched) = (0usize, 0usize);
+    for seed in 0..2000u64 {
+        let data = nav_core::testing::noise(seed, 256 + (seed as usize % 7) * 512);
+        let Ok(mesh) = Source2Mesh::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        let mut fixed = mesh.clone();
+        let changes = nav_source2::fix(&mut fixed);
+        if errors(&mesh).is_empty() {
+            assert_eq!(changes, Vec::<String>::new(), "seed {seed}");
+            assert_eq!(fixed, mesh, "seed {seed}");
+            untouched += 1;
+            continue;
+        }
+        let left: Vec<_> = errors(&fixed)
+            .into_iter()
+            .filter(is_reference_error)
+            .collect();
+        assert!(left.is_empty(), "seed {seed}: {left:?}");
+        assert_eq!(nav_source2::fix(&mut fixed.clone()), Vec::<String>::new());
+        if !changes.is_empty() {
+            mended += 1;
+        }
+    }
+    println!("arbitrary models: {mended} mended, {untouched} without errors left as they were");
+    assert!(mended > 200, "{mended}");
+}
