@@ -16,6 +16,9 @@
 //! - [`NavFile`]: the owned model, to edit or to build from scratch.
 //! - [`write()`]: the byte-exact writer; `write(parse(b)) == b` for every valid file.
 //!
+//! [`validate()`] checks the indices between the arrays; [`fix()`] drops links to nodes that no
+//! longer exist and re-packs the node link ranges after a hand edit (what `navkit fix` runs).
+//!
 //! ```
 //! use nav_quake::{Link, Magic, NavFile, Node};
 //! use nav_core::RawF32;
@@ -38,6 +41,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used)]
 
 mod dump;
+mod fix;
 mod geometry;
 pub mod layout;
 pub mod model;
@@ -46,6 +50,7 @@ pub mod view;
 mod write;
 
 pub use dump::dump;
+pub use fix::fix;
 pub use geometry::geometry;
 pub use layout::{EdictLayout, Layout, Magic};
 pub use model::{
@@ -107,6 +112,10 @@ impl Format for Quake {
 
     fn validate(&self, model: &NavFile) -> Vec<Finding> {
         validate(model)
+    }
+
+    fn fix(&self, model: &mut NavFile) -> Vec<String> {
+        fix(model)
     }
 
     fn summary(&self, model: &NavFile) -> Summary {

@@ -8,6 +8,8 @@
 //! - [`parse`] builds a zero-copy [`SourceView`], detecting the game [`Flavour`];
 //!   [`parse_with`] reads as a flavour you choose.
 //! - [`SourceView::to_model`] copies into the owned [`SourceMesh`]; [`write()`] serialises it.
+//! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
+//!   hand edit (what `navkit fix` runs).
 //! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);
 //!   [`SourceNavAs`] does the same for one flavour you choose (`navkit --flavour`).
 //!
@@ -39,6 +41,7 @@ use nav_core::{Finding, Format, Result, Summary};
 mod arbitrary_impl;
 mod convert;
 pub mod dump;
+pub mod fix;
 pub mod flavour;
 pub mod geometry;
 pub mod model;
@@ -47,6 +50,7 @@ pub mod view;
 pub mod write;
 
 pub use convert::area_to_model;
+pub use fix::fix;
 pub use flavour::{Flavour, Layout, candidates};
 pub use geometry::geometry;
 pub use model::{
@@ -115,6 +119,10 @@ impl Format for SourceNav {
 
     fn validate(&self, model: &SourceMesh) -> Vec<Finding> {
         validate(model)
+    }
+
+    fn fix(&self, model: &mut SourceMesh) -> Vec<String> {
+        fix(model)
     }
 
     fn summary(&self, model: &SourceMesh) -> Summary {
@@ -214,6 +222,10 @@ impl Format for SourceNavAs {
 
     fn validate(&self, model: &SourceMesh) -> Vec<Finding> {
         validate(model)
+    }
+
+    fn fix(&self, model: &mut SourceMesh) -> Vec<String> {
+        fix(model)
     }
 
     fn summary(&self, model: &SourceMesh) -> Summary {

@@ -13,6 +13,8 @@
 //! - KV3 blobs are kept as their exact bytes ([`Kv3Blob`]) and decoded for reading only
 //!   ([`kv3::decode`]: KV3 versions 2 to 5, uncompressed, LZ4 or zstd), so that `dump` and JSON
 //!   show the custom data's `arealist` as data.
+//! - [`validate()`] reports dangling ids and stale custom data; [`fix()`] drops the dangling
+//!   references after a hand edit (what `navkit fix` runs).
 //! - [`Source2Nav`] implements [`nav_core::Format`].
 //!
 //! ```
@@ -33,6 +35,7 @@
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 pub mod dump;
+pub mod fix;
 pub mod geometry;
 pub mod kv3;
 pub mod layout;
@@ -42,6 +45,7 @@ pub mod validate;
 pub mod view;
 pub mod write;
 
+pub use fix::fix;
 pub use geometry::geometry;
 pub use kv3::{Kv3Blob, Kv3Document, Kv3Value};
 pub use layout::{GenLayout, Layout};
@@ -115,6 +119,10 @@ impl Format for Source2Nav {
 
     fn validate(&self, model: &Source2Mesh) -> Vec<Finding> {
         validate(model)
+    }
+
+    fn fix(&self, model: &mut Source2Mesh) -> Vec<String> {
+        fix(model)
     }
 
     fn summary(&self, model: &Source2Mesh) -> Summary {
