@@ -352,21 +352,17 @@ pub(super) fn fix(
         for f in &remaining {
             eprintln!("not fixed: {f}");
         }
-        let verb = if check { "would change" } else { "changed" };
+        let n = changes.len();
+        let noun = if n == 1 { "change" } else { "changes" };
         match out {
-            Some(o) if !changes.is_empty() => out!(
-                "{}: {verb} {} things; wrote {}",
-                path.display(),
-                changes.len(),
-                o.display()
-            ),
+            Some(o) if n > 0 => out!("{}: {n} {noun}; wrote {}", path.display(), o.display()),
             Some(o) => out!(
                 "{}: nothing to fix; wrote it unchanged to {}",
                 path.display(),
                 o.display()
             ),
-            None if changes.is_empty() => out!("{}: nothing to fix", path.display()),
-            None => out!("{}: {verb} {} things", path.display(), changes.len()),
+            None if n == 0 => out!("{}: nothing to fix", path.display()),
+            None => out!("{}: {n} {noun} needed", path.display()),
         }
     }
     if !remaining.is_empty() || (check && !changes.is_empty()) {
