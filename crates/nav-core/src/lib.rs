@@ -15,7 +15,8 @@
 //! - [`oracle`]: the round-trip checks used by the tests, the fuzz targets and `navkit roundtrip`.
 //! - `bytes` (with the `serde` feature): byte strings in JSON, as text where they are UTF-8, and
 //!   NUL-terminated names as plain strings with the terminator implied.
-//! - [`testing`]: a little-endian byte builder for hand-made inputs, a hex-diff assertion and the
+//! - `testing` (with the `testing` feature, for tests and benches only): a little-endian byte
+//!   builder for hand-made inputs, a hex-diff assertion and the
 //!   corpus walker.
 //!
 //! ```
@@ -43,6 +44,7 @@ pub mod format;
 pub mod geometry;
 pub mod oracle;
 pub mod scalar;
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod write;
 

@@ -12,7 +12,6 @@
 
 use crate::error::Error;
 use crate::format::Format;
-use crate::testing::first_difference;
 
 /// Why a round trip failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -139,4 +138,18 @@ pub fn fuzz_model<F: Format + ?Sized>(format: &F, model: &F::Model) {
             format.name()
         );
     }
+}
+
+/// The first offset where `a` and `b` differ (the shorter length if one is a prefix of the
+/// other), or `None` when they are equal.
+pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    if a == b {
+        return None;
+    }
+    Some(
+        a.iter()
+            .zip(b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len())),
+    )
 }

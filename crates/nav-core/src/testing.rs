@@ -126,19 +126,7 @@ pub fn noise(seed: u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
-/// The first offset where `a` and `b` differ (the shorter length if one is a prefix of the
-/// other), or `None` when they are equal.
-pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
-    if a == b {
-        return None;
-    }
-    Some(
-        a.iter()
-            .zip(b)
-            .position(|(x, y)| x != y)
-            .unwrap_or(a.len().min(b.len())),
-    )
-}
+pub use crate::oracle::first_difference;
 
 /// A readable hex diff of two byte strings around their first difference, or `None` when equal.
 pub fn hex_diff(expected: &[u8], actual: &[u8]) -> Option<String> {
