@@ -8,12 +8,12 @@
 //!   rectangles of tiles that are all open or all blocked (greedy: widest run first, then as many
 //!   rows as match). Open cells come first, so `open_cell_count` is the number of open cells.
 //! - **tile map**: each tile names its cell; blocked tiles carry [`TileFlag::BLOCKED`].
-//! - **internal edges** ([`internal_edges`]): one edge per maximal run of tile boundary between two cells, side 0
-//!   the cell with the smaller x (or z), flagged [`EdgeFlag::INTERNAL`], plus
+//! - **internal edges** ([`internal_edges`]): one edge per maximal run of tile boundary between
+//!   two cells, side 0 the cell with the smaller x (or z), flagged [`EdgeFlag::INTERNAL`], plus
 //!   [`EdgeFlag::BLOCKED`] when either cell is blocked.
-//! - **global edges** ([`global_edges`]): one per maximal run of region border along one cell, side 1 in the
-//!   neighbour region (its cell index taken as if the neighbour repeated this region's cells),
-//!   flagged [`EdgeFlag::GLOBAL`].
+//! - **global edges** ([`global_edges`]): one per maximal run of region border along one cell,
+//!   side 1 in the neighbour region (its cell index taken as if the neighbour repeated this
+//!   region's cells), flagged [`EdgeFlag::GLOBAL`].
 //! - **cell object lists**: each object is listed in every cell its footprint square overlaps.
 //!
 //! Directions follow [`EdgeDirection`]: 0 the min-z side, 1 min-x, 2 max-z, 3 max-x.
