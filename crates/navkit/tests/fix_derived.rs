@@ -59,42 +59,83 @@ fn grid(n: u32, up_y: bool) -> TriangleMesh {
 /// exits 0, `validate` passes the result, `fix` on the result and on the unedited file writes
 /// their bytes back unchanged.
 fn check_round(name: &str, clean: &[u8], broken: &[u8]) {
-    let (clean_path, broken_path) = (temp(&format!("clean.{name}")), temp(&format!("broken.{name}")));
+    let (clean_path, broken_path) = (
+        temp(&format!("clean.{name}")),
+        temp(&format!("broken.{name}")),
+    );
     std::fs::write(&clean_path, clean).unwrap();
     std::fs::write(&broken_path, broken).unwrap();
 
     let o = navkit(&[Path::new("validate"), &broken_path]);
-    assert_eq!(o.status.code(), Some(1), "validate of the broken {name}: {}", text(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "validate of the broken {name}: {}",
+        text(&o)
+    );
 
     let o = navkit(&[Path::new("fix"), Path::new("--check"), &broken_path]);
-    assert_eq!(o.status.code(), Some(1), "fix --check of the broken {name}: {}", text(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "fix --check of the broken {name}: {}",
+        text(&o)
+    );
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("would change"),
         "{}",
         text(&o)
     );
-    assert_eq!(std::fs::read(&broken_path).unwrap(), broken, "--check wrote");
+    assert_eq!(
+        std::fs::read(&broken_path).unwrap(),
+        broken,
+        "--check wrote"
+    );
 
     let fixed = temp(&format!("fixed.{name}"));
     let o = navkit(&[Path::new("fix"), &broken_path, Path::new("-o"), &fixed]);
-    assert_eq!(o.status.code(), Some(0), "fix of the broken {name}: {}", text(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "fix of the broken {name}: {}",
+        text(&o)
+    );
     let o = navkit(&[Path::new("validate"), &fixed]);
-    assert_eq!(o.status.code(), Some(0), "validate of the fixed {name}: {}", text(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "validate of the fixed {name}: {}",
+        text(&o)
+    );
 
     // Fixing again, and fixing the unedited file, change nothing.
     for (what, path) in [("fixed", &fixed), ("unedited", &clean_path)] {
         let before = std::fs::read(path).unwrap();
         let out = temp(&format!("again-{what}.{name}"));
         let o = navkit(&[Path::new("fix"), path, Path::new("-o"), &out]);
-        assert_eq!(o.status.code(), Some(0), "fix of the {what} {name}: {}", text(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "fix of the {what} {name}: {}",
+            text(&o)
+        );
         assert!(
             String::from_utf8_lossy(&o.stdout).contains("nothing to fix"),
             "{}",
             text(&o)
         );
-        assert_eq!(std::fs::read(&out).unwrap(), before, "the {what} {name} changed");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            before,
+            "the {what} {name} changed"
+        );
         let o = navkit(&[Path::new("fix"), Path::new("--check"), path]);
-        assert_eq!(o.status.code(), Some(0), "fix --check of the {what} {name}: {}", text(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "fix --check of the {what} {name}: {}",
+            text(&o)
+        );
     }
 }
 
@@ -135,9 +176,10 @@ fn json_output_lists_the_changes() {
     assert_eq!(doc["format"], "nav2-mgsv");
     let changes = doc["changes"].as_array().unwrap();
     assert!(
-        changes
-            .iter()
-            .any(|c| c.as_str().unwrap().starts_with("data_chunks[0] NavigationGraph: recomputed")),
+        changes.iter().any(|c| c
+            .as_str()
+            .unwrap()
+            .starts_with("data_chunks[0] NavigationGraph: recomputed")),
         "{doc:#}"
     );
     assert_eq!(doc["remaining_errors"].as_array().map(Vec::len), Some(0));
