@@ -8,12 +8,12 @@
 //!   rectangles of tiles that are all open or all blocked (greedy: widest run first, then as many
 //!   rows as match). Open cells come first, so `open_cell_count` is the number of open cells.
 //! - **tile map**: each tile names its cell; blocked tiles carry [`TileFlag::BLOCKED`].
-//! - **internal edges**: one edge per maximal run of tile boundary between two cells, side 0
-//!   the cell with the smaller x (or z), flagged [`EdgeFlag::INTERNAL`], plus
+//! - **internal edges** ([`internal_edges`]): one edge per maximal run of tile boundary between
+//!   two cells, side 0 the cell with the smaller x (or z), flagged [`EdgeFlag::INTERNAL`], plus
 //!   [`EdgeFlag::BLOCKED`] when either cell is blocked.
-//! - **global edges**: one per maximal run of region border along one cell, side 1 in the
-//!   neighbour region (its cell index taken as if the neighbour repeated this region's cells),
-//!   flagged [`EdgeFlag::GLOBAL`].
+//! - **global edges** ([`global_edges`]): one per maximal run of region border along one cell,
+//!   side 1 in the neighbour region (its cell index taken as if the neighbour repeated this
+//!   region's cells), flagged [`EdgeFlag::GLOBAL`].
 //! - **cell object lists**: each object is listed in every cell its footprint square overlaps.
 //!
 //! Directions follow [`EdgeDirection`]: 0 the min-z side, 1 min-x, 2 max-z, 3 max-x.
@@ -195,7 +195,6 @@ impl TerrainBuilder {
         }
         let open = rects.iter().filter(|r| !r.4).count();
         let cell_of = |x: usize, z: usize| rank[owner[z * N + x]];
-        let is_blocked_cell = |c: usize| c >= open;
 
         let coord = |t: usize| RawF32::new(t as f32 * TILE_SIZE);
         let mut cells: Vec<CellQuad> = order
@@ -222,102 +221,9 @@ impl TerrainBuilder {
             }
         }
 
-        // Internal edges: vertical boundaries (between x and x + 1), then horizontal ones.
-        let mut internal_edges = Vec::new();
-        let mut push_internal = |a: usize, b: usize, from: [usize; 2], to: [usize; 2], vertical| {
-            let blocked = is_blocked_cell(a) || is_blocked_cell(b);
-            let (da, db) = if vertical {
-                (EdgeDirection::RIGHT, EdgeDirection::LEFT)
-            } else {
-                (EdgeDirection::TOP, EdgeDirection::BOTTOM)
-            };
-            internal_edges.push(EdgeInternal {
-                min: [coord(from[0]), coord(from[1])],
-                max: [coord(to[0]), coord(to[1])],
-                flags: EdgeFlag::INTERNAL | if blocked { EdgeFlag::BLOCKED } else { 0 },
-                assoc_direction: [da, db],
-                assoc_cell_index: [a as i16, b as i16],
-            });
-        };
-        for x in 0..N - 1 {
-            let mut z = 0;
-            while z < N {
-                let (a, b) = (cell_of(x, z), cell_of(x + 1, z));
-                if a == b {
-                    z += 1;
-                    continue;
-                }
-                let start = z;
-                while z < N && cell_of(x, z) == a && cell_of(x + 1, z) == b {
-                    z += 1;
-                }
-                push_internal(a, b, [x + 1, start], [x + 1, z], true);
-            }
-        }
-        for z in 0..N - 1 {
-            let mut x = 0;
-            while x < N {
-                let (a, b) = (cell_of(x, z), cell_of(x, z + 1));
-                if a == b {
-                    x += 1;
-                    continue;
-                }
-                let start = x;
-                while x < N && cell_of(x, z) == a && cell_of(x, z + 1) == b {
-                    x += 1;
-                }
-                push_internal(a, b, [start, z + 1], [x, z + 1], false);
-            }
-        }
-
-        // Global edges: the four borders, as runs along one cell each.
-        let mut global_edges = Vec::new();
-        let borders: [(i8, i8, i8); 4] = [
-            (0, -1, EdgeDirection::BOTTOM),
-            (-1, 0, EdgeDirection::LEFT),
-            (0, 1, EdgeDirection::TOP),
-            (1, 0, EdgeDirection::RIGHT),
-        ];
-        for (dx, dz, dir) in borders {
-            let neighbour = self.region.neighbour(dx, dz);
-            // The tile along the border at position `i`, and the matching tile of the neighbour.
-            let at = |i: usize| -> ((usize, usize), (usize, usize)) {
-                match dir {
-                    EdgeDirection::BOTTOM => ((i, 0), (i, N - 1)),
-                    EdgeDirection::LEFT => ((0, i), (N - 1, i)),
-                    EdgeDirection::TOP => ((i, N - 1), (i, 0)),
-                    _ => ((N - 1, i), (0, i)),
-                }
-            };
-            let mut i = 0;
-            while i < N {
-                let (near, far) = at(i);
-                let (a, b) = (cell_of(near.0, near.1), cell_of(far.0, far.1));
-                let start = i;
-                while i < N && {
-                    let (n2, f2) = at(i);
-                    cell_of(n2.0, n2.1) == a && cell_of(f2.0, f2.1) == b
-                } {
-                    i += 1;
-                }
-                let line = |t: usize| -> [RawF32; 2] {
-                    match dir {
-                        EdgeDirection::BOTTOM => [coord(t), coord(0)],
-                        EdgeDirection::LEFT => [coord(0), coord(t)],
-                        EdgeDirection::TOP => [coord(t), coord(N)],
-                        _ => [coord(N), coord(t)],
-                    }
-                };
-                global_edges.push(EdgeGlobal {
-                    min: line(start),
-                    max: line(i),
-                    flags: EdgeFlag::GLOBAL,
-                    assoc_direction: [dir, EdgeDirection::opposite(dir).unwrap_or(-1)],
-                    assoc_cell_index: [a as i16, b as i16],
-                    assoc_region_id: [self.region.0, neighbour.0],
-                });
-            }
-        }
+        let table: Vec<Option<usize>> = (0..TILE_COUNT).map(|i| Some(rank[owner[i]])).collect();
+        let internal_edges = internal_edges(&table, open);
+        let global_edges = global_edges(&table, self.region);
 
         let tile_map = if self.legacy {
             TileMap::Legacy(vec![0; TILE_COUNT])
@@ -352,6 +258,143 @@ impl TerrainBuilder {
             planes: self.planes,
         }
     }
+}
+
+/// The internal edges of a region whose tile `z * 96 + x` lies in cell `cells[z * 96 + x]`
+/// (`None`: in no cell): one edge per maximal run of tile boundary between two different cells,
+/// vertical boundaries (between x and x + 1) first, then horizontal ones; side 0 is the cell
+/// with the smaller x (or z), the directions face each other, and the flags are
+/// [`EdgeFlag::INTERNAL`], plus [`EdgeFlag::BLOCKED`] when either cell is past the `open` open
+/// cells. A boundary with a tile in no cell has no edge.
+pub fn internal_edges(cells: &[Option<usize>], open: usize) -> Vec<EdgeInternal> {
+    let cell_of = |x: usize, z: usize| cells.get(z * N + x).copied().flatten();
+    let coord = |t: usize| RawF32::new(t as f32 * TILE_SIZE);
+    let mut edges = Vec::new();
+    let mut push = |a: usize, b: usize, from: [usize; 2], to: [usize; 2], vertical| {
+        let blocked = a >= open || b >= open;
+        let (da, db) = if vertical {
+            (EdgeDirection::RIGHT, EdgeDirection::LEFT)
+        } else {
+            (EdgeDirection::TOP, EdgeDirection::BOTTOM)
+        };
+        edges.push(EdgeInternal {
+            min: [coord(from[0]), coord(from[1])],
+            max: [coord(to[0]), coord(to[1])],
+            flags: EdgeFlag::INTERNAL | if blocked { EdgeFlag::BLOCKED } else { 0 },
+            assoc_direction: [da, db],
+            assoc_cell_index: [cell_index(a), cell_index(b)],
+        });
+    };
+    for x in 0..N - 1 {
+        let mut z = 0;
+        while z < N {
+            let (a, b) = (cell_of(x, z), cell_of(x + 1, z));
+            let (Some(ca), Some(cb)) = (a, b) else {
+                z += 1;
+                continue;
+            };
+            if ca == cb {
+                z += 1;
+                continue;
+            }
+            let start = z;
+            while z < N && cell_of(x, z) == a && cell_of(x + 1, z) == b {
+                z += 1;
+            }
+            push(ca, cb, [x + 1, start], [x + 1, z], true);
+        }
+    }
+    for z in 0..N - 1 {
+        let mut x = 0;
+        while x < N {
+            let (a, b) = (cell_of(x, z), cell_of(x, z + 1));
+            let (Some(ca), Some(cb)) = (a, b) else {
+                x += 1;
+                continue;
+            };
+            if ca == cb {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < N && cell_of(x, z) == a && cell_of(x, z + 1) == b {
+                x += 1;
+            }
+            push(ca, cb, [start, z + 1], [x, z + 1], false);
+        }
+    }
+    edges
+}
+
+/// A cell index as edges store it (`i16`; a cell past that range saturates).
+fn cell_index(c: usize) -> i16 {
+    i16::try_from(c).unwrap_or(i16::MAX)
+}
+
+/// The global edges of region `region` whose tile `z * 96 + x` lies in cell
+/// `cells[z * 96 + x]`: along each of the four borders, one edge per maximal run of tiles of
+/// one cell (and one cell of the neighbour region), flagged [`EdgeFlag::GLOBAL`]. Side 1 names
+/// the neighbour region and its cell at the matching tile, taken as if the neighbour repeated
+/// this region's cells (the builder cannot know the neighbour's); a run of tiles in no cell has
+/// no edge, and a matching tile in no cell gives side 1 no cell (−1).
+pub fn global_edges(cells: &[Option<usize>], region: RegionId) -> Vec<EdgeGlobal> {
+    let cell_of = |x: usize, z: usize| cells.get(z * N + x).copied().flatten();
+    let coord = |t: usize| RawF32::new(t as f32 * TILE_SIZE);
+    let mut edges = Vec::new();
+    let borders: [(i8, i8, i8); 4] = [
+        (0, -1, EdgeDirection::BOTTOM),
+        (-1, 0, EdgeDirection::LEFT),
+        (0, 1, EdgeDirection::TOP),
+        (1, 0, EdgeDirection::RIGHT),
+    ];
+    for (dx, dz, dir) in borders {
+        let neighbour = region.neighbour(dx, dz);
+        // The tile along the border at position `i`, and the matching tile of the neighbour.
+        let at = |i: usize| -> ((usize, usize), (usize, usize)) {
+            match dir {
+                EdgeDirection::BOTTOM => ((i, 0), (i, N - 1)),
+                EdgeDirection::LEFT => ((0, i), (N - 1, i)),
+                EdgeDirection::TOP => ((i, N - 1), (i, 0)),
+                _ => ((N - 1, i), (0, i)),
+            }
+        };
+        let mut i = 0;
+        while i < N {
+            let (near, far) = at(i);
+            let (a, b) = (cell_of(near.0, near.1), cell_of(far.0, far.1));
+            let start = i;
+            while i < N && {
+                let (n2, f2) = at(i);
+                cell_of(n2.0, n2.1) == a && cell_of(f2.0, f2.1) == b
+            } {
+                i += 1;
+            }
+            let Some(a) = a else {
+                continue;
+            };
+            let line = |t: usize| -> [RawF32; 2] {
+                match dir {
+                    EdgeDirection::BOTTOM => [coord(t), coord(0)],
+                    EdgeDirection::LEFT => [coord(0), coord(t)],
+                    EdgeDirection::TOP => [coord(t), coord(N)],
+                    _ => [coord(N), coord(t)],
+                }
+            };
+            let far_direction = match b {
+                Some(_) => EdgeDirection::opposite(dir).unwrap_or(-1),
+                None => EdgeDirection::INVALID,
+            };
+            edges.push(EdgeGlobal {
+                min: line(start),
+                max: line(i),
+                flags: EdgeFlag::GLOBAL,
+                assoc_direction: [dir, far_direction],
+                assoc_cell_index: [cell_index(a), b.map_or(-1, cell_index)],
+                assoc_region_id: [region.0, neighbour.0],
+            });
+        }
+    }
+    edges
 }
 
 /// A small deterministic pseudo-random sequence (xorshift), for sample content.

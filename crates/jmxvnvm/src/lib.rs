@@ -9,7 +9,8 @@
 //!
 //! - [`parse`] gives a zero-copy [`NavMeshTerrainView`]; [`NavMeshTerrainView::to_model`] an
 //!   owned [`NavMeshTerrain`]; [`write`](fn@write) writes it back byte for byte.
-//! - [`validate`](fn@validate) lists semantic problems (indices out of range, inconsistent edges).
+//! - [`validate`](fn@validate) lists semantic problems (indices out of range, inconsistent edges);
+//!   [`fix::fix`] mends the ones it can (`navkit fix`).
 //! - [`TerrainBuilder`] builds whole regions; [`RegionId`] and the query methods of
 //!   [`NavMeshTerrain`] (`tile_at`, `cell_at`, `height_at`, `is_blocked`) answer questions about
 //!   points.
@@ -35,6 +36,7 @@
 
 pub mod build;
 pub mod dump;
+pub mod fix;
 pub mod geometry;
 pub mod model;
 pub mod query;
@@ -105,6 +107,12 @@ impl Format for Nvm {
 
     fn validate(&self, model: &Self::Model) -> Vec<Finding> {
         validate(model)
+    }
+
+    /// Drops references to missing objects and recomputes the tile map, open-cell count and
+    /// edges validate finds broken; see [`fix`].
+    fn fix(&self, model: &mut Self::Model) -> Vec<String> {
+        fix::fix(model)
     }
 
     fn summary(&self, m: &Self::Model) -> Summary {

@@ -54,11 +54,17 @@ pub const ATTRIBUTE: u16 = 1249;
 /// The DataChunkUid index of the built data chunk (the main group in MGSV).
 pub const GROUP: u16 = 4;
 
-fn refuse(field: &str, message: impl core::fmt::Display) -> Error {
+fn refuse(field: impl core::fmt::Display, message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
 }
 
 /// Builds a file from `mesh` (world axes, Y up; triangles counter-clockwise seen from above).
+///
+/// The builder quantises and welds the mesh, partitions it into segments and lays out the
+/// NavmeshChunk (steps 1 and 2, and the geometry of step 3); everything else is derived from
+/// that geometry by the same functions [`crate::fix`] calls on an edited file:
+/// [`navigation_graph`] (steps 3 to 5), [`segment_graph`] (step 6), [`island_graph`] (step 7)
+/// and [`search_space`] (step 8).
 pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
     let q = Quantised::new(mesh)?;
     let faces = q.faces;
@@ -81,13 +87,10 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
     let positions = q.positions;
 
     // Faces across each undirected edge.
-    let mut edge_faces: HashMap<(u32, u32), Vec<(usize, usize)>> = HashMap::new();
+    let mut edge_faces: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
     for (f, t) in faces.iter().enumerate() {
         for side in 0..3 {
-            edge_faces
-                .entry(edge_key(t, side))
-                .or_default()
-                .push((f, side));
+            edge_faces.entry(edge_key(t, side)).or_default().push(f);
         }
     }
     // The face across each side, where exactly two faces share the edge.
@@ -96,122 +99,254 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
         .enumerate()
         .map(|(f, t)| {
             core::array::from_fn(|side| match edge_faces.get(&edge_key(t, side)) {
-                Some(v) if v.len() == 2 => v.iter().map(|(g, _)| *g).find(|g| *g != f),
+                Some(v) if v.len() == 2 => v.iter().copied().find(|g| *g != f),
                 _ => None,
             })
         })
         .collect();
-
     let segments = partition(&faces, &across)?;
-    let mut segment_of = vec![0usize; faces.len()];
-    for (s, fs) in segments.iter().enumerate() {
-        for f in fs {
-            if let Some(slot) = segment_of.get_mut(*f) {
-                *slot = s;
-            }
-        }
-    }
-    // New face order: segment by segment.
-    let order: Vec<usize> = segments.iter().flatten().copied().collect();
-    let mut new_index = vec![0usize; faces.len()];
-    for (k, f) in order.iter().enumerate() {
-        if let Some(slot) = new_index.get_mut(*f) {
-            *slot = k;
-        }
-    }
 
     let mut file = Nav2File::new(q.origin, q.denominator);
     let mut dc = DataChunk {
         uid: FileUid::new(GROUP, 0),
         ..DataChunk::default()
     };
-    // Per segment: welded vertex → local position; undirected edge → local node.
-    let mut local_nodes: Vec<BTreeMap<(u32, u32), u8>> = Vec::with_capacity(segments.len());
-    let mut node_base = Vec::with_capacity(segments.len());
+    // The geometry: segment by segment, the segment's own copy of its positions (in the order
+    // its faces first use them) and its faces with segment-local corners.
     for (s, fs) in segments.iter().enumerate() {
         let seg_index = u16::try_from(s).map_err(|_| refuse("segments", "too many"))?;
         let mut local_pos: BTreeMap<u32, u8> = BTreeMap::new();
-        let mut pos_list: Vec<u32> = Vec::new();
-        let mut nodes: BTreeMap<(u32, u32), u8> = BTreeMap::new();
-        let mut node_list: Vec<(u32, u32)> = Vec::new();
         for f in fs {
             let t = faces.get(*f).copied().unwrap_or_default();
             for v in t {
+                let next = u8::try_from(local_pos.len()).unwrap_or(u8::MAX);
                 if let std::collections::btree_map::Entry::Vacant(e) = local_pos.entry(v) {
-                    e.insert(u8::try_from(pos_list.len()).unwrap_or(u8::MAX));
-                    pos_list.push(v);
+                    e.insert(next);
+                    dc.navmesh_chunk
+                        .positions
+                        .push(positions.get(v as usize).copied().unwrap_or_default());
                 }
             }
-            for side in 0..3 {
-                let key = edge_key(&t, side);
-                if let std::collections::btree_map::Entry::Vacant(e) = nodes.entry(key) {
+            dc.navmesh_chunk.meshes.push(Mesh {
+                segment_index: seg_index,
+                positions: t
+                    .iter()
+                    .map(|v| local_pos.get(v).copied().unwrap_or_default())
+                    .collect(),
+                ..Mesh::default()
+            });
+        }
+        dc.segment_chunk.segments.push(Segment {
+            navmesh_position_count: count_u8(local_pos.len(), "NavmeshPositionCount")?,
+            navmesh_count: count_u8(fs.len(), "NavmeshCount")?,
+            ..Segment::default()
+        });
+    }
+
+    navigation_graph(&file, &mut dc)?;
+    dc.segment_graph.nodes = segment_graph(&file, &dc)?;
+    file.data_chunks.push(dc);
+    let islands = island_graph(&mut file)?;
+    file.island_graphs = vec![islands];
+    file.search_space = Some(search_space(&file));
+    // Refuse here, naming the limit, what the writer cannot lay out.
+    file.write()?;
+    Ok(file)
+}
+
+/// The corners of each mesh of a data chunk as vertex ids (positions welded by value: a
+/// segment's copy of a shared corner is the same vertex), and the position of each id.
+///
+/// Refuses a mesh whose segment or corner names nothing, one with fewer than three corners, and
+/// meshes that are not in segment order (segment-local indices need them grouped).
+fn chunk_corners(dc: &DataChunk) -> Result<(Vec<Vec<u32>>, Vec<Position>)> {
+    let nm = &dc.navmesh_chunk;
+    let bases = crate::geometry::segment_bases(dc);
+    let mut ids: HashMap<Position, u32> = HashMap::new();
+    let mut id_pos: Vec<Position> = Vec::new();
+    let mut corners = Vec::with_capacity(nm.meshes.len());
+    let mut last_segment = 0u16;
+    for (k, m) in nm.meshes.iter().enumerate() {
+        if m.segment_index < last_segment {
+            return Err(refuse(
+                format!("NavmeshChunk Meshes[{k}]"),
+                "meshes are not in segment order",
+            ));
+        }
+        last_segment = m.segment_index;
+        let base = bases
+            .get(usize::from(m.segment_index))
+            .map(|b| b[0])
+            .ok_or_else(|| {
+                refuse(
+                    format!("NavmeshChunk Meshes[{k}] SegmentIndex"),
+                    "names no segment",
+                )
+            })?;
+        if m.positions.len() < 3 {
+            return Err(refuse(
+                format!("NavmeshChunk Meshes[{k}]"),
+                "has fewer than three corners",
+            ));
+        }
+        let mut c = Vec::with_capacity(m.positions.len());
+        for p in &m.positions {
+            let pos = nm.positions.get(base + usize::from(*p)).ok_or_else(|| {
+                refuse(
+                    format!("NavmeshChunk Meshes[{k}] position index"),
+                    format!("{p} names no position"),
+                )
+            })?;
+            let id = *ids.entry(*pos).or_insert_with(|| {
+                id_pos.push(*pos);
+                u32::try_from(id_pos.len() - 1).unwrap_or(u32::MAX)
+            });
+            c.push(id);
+        }
+        corners.push(c);
+    }
+    Ok((corners, id_pos))
+}
+
+/// Steps 3 to 5, from a data chunk's geometry: its positions, each mesh's segment and
+/// segment-local corners, and each segment's NavmeshPositionCount. Computes each mesh's
+/// neighbours (an *inside* neighbour across every side exactly two meshes of the chunk share)
+/// and NavigationGraph node indices, the whole NavigationGraph (nodes at edge midpoints, inside
+/// links, edges with their weights, crossing-segment links between the twin nodes of segment
+/// borders; a segment keeps its attribute, a new one gets [`ATTRIBUTE`]), and each segment's
+/// bounds, NavmeshCount and NavigationGraph counts.
+///
+/// Meshes may have three or four corners; each pair of a mesh's nodes gets an edge. Refuses a
+/// chunk whose meshes name nothing or are not in segment order, and one that passes a limit of
+/// the format (more than [`MAX_FACES`] meshes, 255 nodes or edges in a segment, 65,535 nodes).
+/// Crossing neighbours and links to other data chunks and tiles are not made here.
+pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
+    if dc.navmesh_chunk.meshes.len() > MAX_FACES {
+        return Err(refuse(
+            "NavmeshChunk",
+            format!(
+                "{} meshes; a data chunk holds at most {MAX_FACES}",
+                dc.navmesh_chunk.meshes.len()
+            ),
+        ));
+    }
+    let (corners, id_pos) = chunk_corners(dc)?;
+    let key = |f: usize, side: usize| -> (u32, u32) {
+        corners.get(f).map_or((0, 0), |c| polygon_edge_key(c, side))
+    };
+    // Meshes across each undirected edge, as (mesh, side), in mesh order.
+    let mut edge_faces: HashMap<(u32, u32), Vec<(usize, usize)>> = HashMap::new();
+    for (f, c) in corners.iter().enumerate() {
+        for side in 0..c.len() {
+            edge_faces.entry(key(f, side)).or_default().push((f, side));
+        }
+    }
+    let across = |f: usize, side: usize| -> Option<usize> {
+        match edge_faces.get(&key(f, side)) {
+            Some(v) if v.len() == 2 => v.iter().map(|(g, _)| *g).find(|g| *g != f),
+            _ => None,
+        }
+    };
+    let segment_of: Vec<usize> = dc
+        .navmesh_chunk
+        .meshes
+        .iter()
+        .map(|m| usize::from(m.segment_index))
+        .collect();
+    let bases = crate::geometry::segment_bases(dc);
+    let segment_count = dc.segment_chunk.segments.len();
+    let stored = |v: u32| id_pos.get(v as usize).copied().unwrap_or_default();
+    let midpoint = |(a, b): (u32, u32)| -> Position {
+        let (pa, pb) = (stored(a), stored(b));
+        core::array::from_fn(|i| (u32::from(pa[i]) + u32::from(pb[i])).div_ceil(2) as u16)
+    };
+    let old_attributes = core::mem::take(&mut dc.navigation_graph.attributes);
+    let mut ng = NavigationGraph::default();
+    let mut local_nodes: Vec<BTreeMap<(u32, u32), u8>> = Vec::with_capacity(segment_count);
+    let mut node_base = Vec::with_capacity(segment_count);
+    let mut first_face = 0usize;
+    for s in 0..segment_count {
+        let seg_index = u16::try_from(s).map_err(|_| refuse("segments", "too many"))?;
+        let fs: Vec<usize> = (first_face..segment_of.len())
+            .take_while(|f| segment_of.get(*f) == Some(&s))
+            .collect();
+        first_face += fs.len();
+        // Nodes: one per undirected edge, numbered as the segment's faces first meet them.
+        let mut nodes: BTreeMap<(u32, u32), u8> = BTreeMap::new();
+        let mut node_list: Vec<(u32, u32)> = Vec::new();
+        for f in &fs {
+            for side in 0..corners.get(*f).map_or(0, Vec::len) {
+                if let std::collections::btree_map::Entry::Vacant(e) = nodes.entry(key(*f, side)) {
                     e.insert(u8::try_from(node_list.len()).unwrap_or(u8::MAX));
-                    node_list.push(key);
+                    node_list.push(key(*f, side));
                 }
             }
         }
-        let stored = |v: u32| positions.get(v as usize).copied().unwrap_or_default();
-        // Positions and bounds.
+        let node_count = count_u8(node_list.len(), "NavigationGraphNodeCount")?;
+        let node_of = |f: usize, side: usize| nodes.get(&key(f, side)).copied().unwrap_or_default();
+        // Bounds over the segment's positions.
+        let (pos_base, pos_count) = bases.get(s).map_or((0, 0), |b| {
+            (
+                b[0],
+                dc.segment_chunk
+                    .segments
+                    .get(s)
+                    .map_or(0, |g| usize::from(g.navmesh_position_count)),
+            )
+        });
         let mut min = [u16::MAX; 3];
         let mut max = [0u16; 3];
-        for v in &pos_list {
-            let p = stored(*v);
-            dc.navmesh_chunk.positions.push(p);
+        for p in dc
+            .navmesh_chunk
+            .positions
+            .iter()
+            .skip(pos_base)
+            .take(pos_count)
+        {
             for a in 0..3 {
                 min[a] = min[a].min(p[a]);
                 max[a] = max[a].max(p[a]);
             }
         }
-        // Meshes.
-        for f in fs {
-            let t = faces.get(*f).copied().unwrap_or_default();
-            let sides = across.get(*f).copied().unwrap_or_default();
-            let mut neighbors = Vec::with_capacity(3);
-            for g in sides {
-                neighbors.push(match g.and_then(|g| new_index.get(g)) {
-                    Some(k) => NeighborNavmeshInfo::new(
-                        u16::try_from(*k).unwrap_or(u16::MAX),
+        // Meshes: neighbours and nodes.
+        for f in &fs {
+            let sides = corners.get(*f).map_or(0, Vec::len);
+            let neighbors = (0..sides)
+                .map(|side| match across(*f, side) {
+                    Some(g) => NeighborNavmeshInfo::new(
+                        u16::try_from(g).unwrap_or(u16::MAX),
                         NeighborKind::Inside,
                     ),
                     None => NeighborNavmeshInfo::NONE,
-                });
-            }
-            dc.navmesh_chunk.meshes.push(Mesh {
-                segment_index: seg_index,
-                neighbors,
-                positions: t
-                    .iter()
-                    .map(|v| local_pos.get(v).copied().unwrap_or_default())
-                    .collect(),
-                navigation_graph_nodes: (0..3)
-                    .map(|side| nodes.get(&edge_key(&t, side)).copied().unwrap_or_default())
-                    .collect(),
-                crossing: None,
-            });
-        }
-        // NavigationGraph nodes at the edge midpoints, and their edges.
-        let base = dc.navigation_graph.nodes.len();
-        let edge_base = dc.navigation_graph.edges.len();
-        node_base.push(base);
-        let midpoint = |(a, b): (u32, u32)| -> Position {
-            let (pa, pb) = (stored(a), stored(b));
-            core::array::from_fn(|i| (u32::from(pa[i]) + u32::from(pb[i])).div_ceil(2) as u16)
-        };
-        let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();
-        for f in fs {
-            let t = faces.get(*f).copied().unwrap_or_default();
-            let n: Vec<u8> = (0..3)
-                .map(|side| nodes.get(&edge_key(&t, side)).copied().unwrap_or_default())
+                })
                 .collect();
-            for (a, b) in [(0, 1), (1, 2), (0, 2)] {
-                let (x, y) = (n[a], n[b]);
-                pairs.insert((x.min(y), x.max(y)));
+            let navigation_graph_nodes = (0..sides).map(|side| node_of(*f, side)).collect();
+            if let Some(m) = dc.navmesh_chunk.meshes.get_mut(*f) {
+                m.neighbors = neighbors;
+                m.navigation_graph_nodes = navigation_graph_nodes;
+                m.crossing = None;
+            }
+        }
+        // Edges: each pair of nodes of a face, numbered per segment in pair order.
+        let base = ng.nodes.len();
+        let edge_base = ng.edges.len();
+        node_base.push(base);
+        let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();
+        for f in &fs {
+            let n: Vec<u8> = (0..corners.get(*f).map_or(0, Vec::len))
+                .map(|side| node_of(*f, side))
+                .collect();
+            for a in 0..n.len() {
+                for b in a + 1..n.len() {
+                    let (x, y) = (n[a], n[b]);
+                    pairs.insert((x.min(y), x.max(y)));
+                }
             }
         }
         let pairs: Vec<(u8, u8)> = pairs.into_iter().collect();
+        let edge_count = count_u8(pairs.len(), "NavigationGraphEdgeCount")?;
         let edge_of = |x: u8, y: u8| -> u16 {
-            let key = (x.min(y), x.max(y));
-            let k = pairs.binary_search(&key).unwrap_or(0);
+            let k = pairs.binary_search(&(x.min(y), x.max(y))).unwrap_or(0);
             u16::try_from(edge_base + k).unwrap_or(u16::MAX)
         };
         for (x, y) in &pairs {
@@ -219,64 +354,69 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
                 midpoint(node_list.get(usize::from(*x)).copied().unwrap_or_default()),
                 midpoint(node_list.get(usize::from(*y)).copied().unwrap_or_default()),
             );
-            dc.navigation_graph.edges.push(NavigationGraphEdge {
-                weight: weight(&file, px, py),
+            ng.edges.push(NavigationGraphEdge {
+                weight: weight(file, px, py),
                 segment_index: seg_index,
                 kind: 0,
                 reserved: 0,
                 node_indices: [*x, *y],
             });
         }
-        for (local, key) in node_list.iter().enumerate() {
+        // Nodes: inside links to the other nodes of each face of the segment with the edge.
+        for (local, k) in node_list.iter().enumerate() {
+            let me = u8::try_from(local).unwrap_or(u8::MAX);
             let mut inside = Vec::new();
             let mut last_face = 0usize;
-            for (f, side) in edge_faces.get(key).map(Vec::as_slice).unwrap_or_default() {
+            for (f, side) in edge_faces.get(k).map(Vec::as_slice).unwrap_or_default() {
                 if segment_of.get(*f) != Some(&s) {
                     continue;
                 }
-                let t = faces.get(*f).copied().unwrap_or_default();
-                last_face = last_face.max(new_index.get(*f).copied().unwrap_or_default());
-                for other in [(side + 1) % 3, (side + 2) % 3] {
-                    let o = nodes.get(&edge_key(&t, other)).copied().unwrap_or_default();
-                    let me = u8::try_from(local).unwrap_or(u8::MAX);
+                last_face = last_face.max(*f);
+                let sides = corners.get(*f).map_or(0, Vec::len);
+                for step in 1..sides {
+                    let o = node_of(*f, (side + step) % sides);
                     inside.push(NavigationGraphInsideLink {
                         node_index: u16::try_from(base + usize::from(o)).unwrap_or(u16::MAX),
                         edge_index: edge_of(me, o),
                     });
                 }
             }
-            dc.navigation_graph.nodes.push(NavigationGraphNode {
-                position: midpoint(*key),
+            ng.nodes.push(NavigationGraphNode {
+                position: midpoint(*k),
                 segment_index: seg_index,
                 navmesh_index: u16::try_from(last_face).unwrap_or(u16::MAX),
                 inside_links: inside,
                 ..NavigationGraphNode::default()
             });
         }
-        dc.navigation_graph.attributes.push(ATTRIBUTE);
-        dc.segment_chunk.segments.push(Segment {
-            min,
-            max,
-            navmesh_position_count: count_u8(pos_list.len(), "NavmeshPositionCount")?,
-            navmesh_count: count_u8(fs.len(), "NavmeshCount")?,
-            navigation_graph_edge_count: count_u8(pairs.len(), "NavigationGraphEdgeCount")?,
-            navigation_graph_node_count: count_u8(node_list.len(), "NavigationGraphNodeCount")?,
-        });
+        ng.attributes
+            .push(old_attributes.get(s).copied().unwrap_or(ATTRIBUTE));
+        if let Some(g) = dc.segment_chunk.segments.get_mut(s) {
+            g.min = min;
+            g.max = max;
+            g.navmesh_count = count_u8(fs.len(), "NavmeshCount")?;
+            g.navigation_graph_edge_count = edge_count;
+            g.navigation_graph_node_count = node_count;
+        }
         local_nodes.push(nodes);
     }
-    if dc.navigation_graph.nodes.len() > usize::from(u16::MAX) {
+    if first_face != segment_of.len() {
+        return Err(refuse(
+            "NavmeshChunk Meshes",
+            "a mesh names a segment past the segments",
+        ));
+    }
+    if ng.nodes.len() > usize::from(u16::MAX) {
         return Err(refuse(
             "NavigationGraph",
             format!(
                 "{} nodes; NodeCount is a u16 (at most 65,535)",
-                dc.navigation_graph.nodes.len()
+                ng.nodes.len()
             ),
         ));
     }
-
-    // Crossing-segment links between the twin nodes of border edges, and the segment pairs.
-    let mut borders: BTreeMap<(usize, usize), Vec<u8>> = BTreeMap::new();
-    for (key, list) in &edge_faces {
+    // Crossing-segment links between the twin nodes of border edges.
+    for (k, list) in &edge_faces {
         let [(f, _), (g, _)] = list.as_slice() else {
             continue;
         };
@@ -288,27 +428,20 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
             continue;
         }
         for (a, b) in [(sa, sb), (sb, sa)] {
-            let la = local_nodes.get(a).and_then(|m| m.get(key)).copied();
-            let lb = local_nodes.get(b).and_then(|m| m.get(key)).copied();
+            let la = local_nodes.get(a).and_then(|m| m.get(k)).copied();
+            let lb = local_nodes.get(b).and_then(|m| m.get(k)).copied();
             let (Some(la), Some(lb)) = (la, lb) else {
                 continue;
             };
             let ga = node_base.get(a).copied().unwrap_or_default() + usize::from(la);
             let gb = node_base.get(b).copied().unwrap_or_default() + usize::from(lb);
-            if let Some(n) = dc.navigation_graph.nodes.get_mut(ga) {
+            if let Some(n) = ng.nodes.get_mut(ga) {
                 n.crossing_segment_link = Some(u16::try_from(gb).unwrap_or(u16::MAX));
             }
-            borders.entry((a, b)).or_default().push(la);
         }
     }
-
-    segment_graph(&mut file, &mut dc, &local_nodes, &node_base, borders)?;
-    let uid = dc.uid;
-    file.data_chunks.push(dc);
-    file.search_space = Some(search_space(&file, uid));
-    // Refuse here, naming the limit, what the writer cannot lay out.
-    file.write()?;
-    Ok(file)
+    dc.navigation_graph = ng;
+    Ok(())
 }
 
 fn count_u8(n: usize, field: &str) -> Result<u8> {
@@ -319,6 +452,14 @@ fn count_u8(n: usize, field: &str) -> Result<u8> {
 fn edge_key(t: &[u32; 3], side: usize) -> (u32, u32) {
     let a = t[side % 3];
     let b = t[(side + 1) % 3];
+    (a.min(b), a.max(b))
+}
+
+/// The undirected edge of a polygon's side `side` (from corner `side` to the next).
+fn polygon_edge_key(corners: &[u32], side: usize) -> (u32, u32) {
+    let n = corners.len().max(1);
+    let a = corners.get(side % n).copied().unwrap_or_default();
+    let b = corners.get((side + 1) % n).copied().unwrap_or_default();
     (a.min(b), a.max(b))
 }
 
@@ -485,40 +626,78 @@ fn partition(faces: &[[u32; 3]], across: &[[Option<usize>; 3]]) -> Result<Vec<Ve
     Ok(segments)
 }
 
-/// The SegmentGraph and the IslandGraph.
-fn segment_graph(
-    file: &mut Nav2File,
-    dc: &mut DataChunk,
-    local_nodes: &[BTreeMap<(u32, u32), u8>],
-    node_base: &[usize],
-    borders: BTreeMap<(usize, usize), Vec<u8>>,
-) -> Result<()> {
-    let segs = &dc.segment_chunk.segments;
-    let ng = &dc.navigation_graph;
-    let node_pos = |s: usize, local: u8| -> Position {
-        ng.nodes
-            .get(node_base.get(s).copied().unwrap_or_default() + usize::from(local))
-            .map(|n| n.position)
-            .unwrap_or_default()
+/// The NavigationGraph node of segment `s` nearest the centre of its bounds, segment-local
+/// (the first of equals; 0 for a segment without nodes).
+fn central_node(dc: &DataChunk, bases: &[[usize; 4]], s: usize) -> u8 {
+    let Some(seg) = dc.segment_chunk.segments.get(s) else {
+        return 0;
     };
-    // Positions: the segment's node nearest its bounds centre.
-    let mut positions = Vec::with_capacity(segs.len());
-    let mut central = Vec::with_capacity(segs.len());
-    for (s, seg) in segs.iter().enumerate() {
-        let centre: [i64; 3] =
-            core::array::from_fn(|a| (i64::from(seg.min[a]) + i64::from(seg.max[a])) / 2);
-        let count = local_nodes.get(s).map_or(0, BTreeMap::len);
-        let best = (0..count)
-            .map(|l| u8::try_from(l).unwrap_or(u8::MAX))
-            .min_by_key(|l| {
-                let p = node_pos(s, *l);
-                (0..3)
-                    .map(|a| (i64::from(p[a]) - centre[a]).pow(2))
-                    .sum::<i64>()
-            })
-            .unwrap_or(0);
-        positions.push(node_pos(s, best));
-        central.push(best);
+    let base = bases.get(s).map_or(0, |b| b[3]);
+    let centre: [i64; 3] =
+        core::array::from_fn(|a| (i64::from(seg.min[a]) + i64::from(seg.max[a])) / 2);
+    (0..usize::from(seg.navigation_graph_node_count))
+        .map(|l| u8::try_from(l).unwrap_or(u8::MAX))
+        .min_by_key(|l| {
+            let p = node_position(dc, base + usize::from(*l));
+            (0..3)
+                .map(|a| (i64::from(p[a]) - centre[a]).pow(2))
+                .sum::<i64>()
+        })
+        .unwrap_or(0)
+}
+
+fn node_position(dc: &DataChunk, node: usize) -> Position {
+    dc.navigation_graph
+        .nodes
+        .get(node)
+        .map(|n| n.position)
+        .unwrap_or_default()
+}
+
+/// Step 6, from a data chunk's segments and NavigationGraph: one SegmentGraph node per segment,
+/// at the segment's node nearest its bounds centre, and an inside link to each segment it
+/// borders. Two segments border where a node has a crossing-segment link from one to the other;
+/// the link lists the border nodes (segment-local, sorted), is weighted by the distance from
+/// the node's position to the first of them, and its LinkIndex is the position of the reverse
+/// link in the target's list. Island indices are left at `0xFFFF` ([`island_graph`] sets them);
+/// no crossing links to other data chunks or tiles are made.
+///
+/// Segments and nodes are found through the prefix sums of the segment counts, as the engine
+/// finds them. Refuses a segment that borders more than 255 others.
+pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraphNode>> {
+    let segs = &dc.segment_chunk.segments;
+    let bases = crate::geometry::segment_bases(dc);
+    let node_base = |s: usize| bases.get(s).map_or(0, |b| b[3]);
+    let node_pos = |s: usize, local: u8| node_position(dc, node_base(s) + usize::from(local));
+    // The segment a node belongs to, by the prefix sums.
+    let segment_of_node = |g: usize| -> Option<usize> {
+        let s = bases.partition_point(|b| b[3] <= g).checked_sub(1)?;
+        let count = segs
+            .get(s)
+            .map_or(0, |x| usize::from(x.navigation_graph_node_count));
+        (g < node_base(s) + count).then_some(s)
+    };
+    let central: Vec<u8> = (0..segs.len())
+        .map(|s| central_node(dc, &bases, s))
+        .collect();
+    let positions: Vec<Position> = (0..segs.len())
+        .map(|s| node_pos(s, central.get(s).copied().unwrap_or_default()))
+        .collect();
+    // Border nodes per ordered pair of segments, from the crossing-segment links.
+    let mut borders: BTreeMap<(usize, usize), Vec<u8>> = BTreeMap::new();
+    for (g, n) in dc.navigation_graph.nodes.iter().enumerate() {
+        let Some(target) = n.crossing_segment_link else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (segment_of_node(g), segment_of_node(usize::from(target))) else {
+            continue;
+        };
+        if a == b {
+            continue;
+        }
+        if let Ok(la) = u8::try_from(g - node_base(a)) {
+            borders.entry((a, b)).or_default().push(la);
+        }
     }
     // Inside links, in target order; border nodes sorted.
     let mut links: Vec<Vec<(usize, Vec<u8>)>> = vec![Vec::new(); segs.len()];
@@ -537,6 +716,7 @@ fn segment_graph(
                 "a segment borders more than 255 others (InsideLinkCount is a u8)",
             ));
         }
+        let position = positions.get(a).copied().unwrap_or_default();
         let mut inside = Vec::with_capacity(list.len());
         for (b, via) in list {
             let first = via.first().copied().unwrap_or_default();
@@ -545,18 +725,14 @@ fn segment_graph(
                 .and_then(|l| l.iter().position(|(t, _)| *t == a))
                 .unwrap_or_default();
             inside.push(SegmentGraphInsideLink {
-                weight: weight(
-                    file,
-                    positions.get(a).copied().unwrap_or_default(),
-                    node_pos(a, first),
-                ),
+                weight: weight(file, position, node_pos(a, first)),
                 node_index: u16::try_from(*b).unwrap_or(u16::MAX),
                 link_index: u8::try_from(link_index).unwrap_or(u8::MAX),
                 navigation_graph_nodes: via.clone(),
             });
         }
         nodes.push(SegmentGraphNode {
-            position: positions.get(a).copied().unwrap_or_default(),
+            position,
             unknown: 0,
             island_graph_node_indices: [0xffff; 3],
             inside_links: inside,
@@ -564,69 +740,128 @@ fn segment_graph(
             crossing_tile_links: Vec::new(),
         });
     }
-    // Islands: connected sets of segments.
-    let mut island_of = vec![usize::MAX; segs.len()];
-    let mut island_nodes = Vec::new();
-    for seed in 0..segs.len() {
-        if island_of.get(seed) != Some(&usize::MAX) {
-            continue;
-        }
-        let island = island_nodes.len();
-        let mut stack = vec![seed];
-        let mut count = 0u32;
-        while let Some(s) = stack.pop() {
-            match island_of.get_mut(s) {
-                Some(slot) if *slot == usize::MAX => *slot = island,
-                _ => continue,
+    Ok(nodes)
+}
+
+/// Step 7, over every data chunk of the file: one IslandGraph node per connected set of
+/// segments (SegmentGraph inside links, and crossing-data-chunk links to another chunk of the
+/// file), at its first segment's SegmentGraph node, with the segment count and a
+/// LowGraphNodeLink to that segment and its central NavigationGraph node. Every SegmentGraph
+/// node names its island node in the first slot (the other two `0xFFFF`). The graph has no
+/// tile connections. Refuses more than 65,535 islands.
+pub fn island_graph(file: &mut Nav2File) -> Result<IslandGraph> {
+    let chunk_of_id = |id: u16| file.data_chunks.iter().position(|d| d.uid.index() == id);
+    // Neighbours of each (chunk, segment).
+    let mut adjacent: Vec<Vec<Vec<(usize, usize)>>> = Vec::with_capacity(file.data_chunks.len());
+    for (c, dc) in file.data_chunks.iter().enumerate() {
+        let segs = dc.segment_chunk.segments.len();
+        let mut per = vec![Vec::new(); segs];
+        for (s, n) in dc.segment_graph.nodes.iter().enumerate().take(segs) {
+            let list: &mut Vec<(usize, usize)> = match per.get_mut(s) {
+                Some(l) => l,
+                None => continue,
+            };
+            for l in &n.inside_links {
+                if usize::from(l.node_index) < segs {
+                    list.push((c, usize::from(l.node_index)));
+                }
             }
-            count += 1;
-            for (b, _) in links.get(s).map(Vec::as_slice).unwrap_or_default() {
-                stack.push(*b);
+            for l in &n.crossing_data_chunk_links {
+                if let Some(d) = chunk_of_id(l.data_chunk_id) {
+                    let target_segs = file
+                        .data_chunks
+                        .get(d)
+                        .map_or(0, |x| x.segment_chunk.segments.len());
+                    if usize::from(l.node_index) < target_segs {
+                        list.push((d, usize::from(l.node_index)));
+                    }
+                }
             }
         }
-        let ng_node = node_base.get(seed).copied().unwrap_or_default()
-            + usize::from(central.get(seed).copied().unwrap_or_default());
-        island_nodes.push(IslandGraphNode {
-            position: positions.get(seed).copied().unwrap_or_default(),
-            attributes: ATTRIBUTE,
-            low_graph_node_link: LowGraphNodeLink {
-                data_chunk_uid: dc.uid,
-                segment_graph_node_index: u16::try_from(seed).unwrap_or(u16::MAX),
-                navigation_graph_node_index: u16::try_from(ng_node).unwrap_or(u16::MAX),
-            },
-            segment_count: u16::try_from(count).unwrap_or(u16::MAX),
-            ..IslandGraphNode::default()
-        });
+        adjacent.push(per);
     }
-    for (n, island) in nodes.iter_mut().zip(&island_of) {
-        n.island_graph_node_indices[0] = u16::try_from(*island).unwrap_or(u16::MAX);
+    let mut island_of: Vec<Vec<usize>> = adjacent
+        .iter()
+        .map(|per| vec![usize::MAX; per.len()])
+        .collect();
+    let mut island_nodes = Vec::new();
+    for (c, dc) in file.data_chunks.iter().enumerate() {
+        let bases = crate::geometry::segment_bases(dc);
+        for seed in 0..dc.segment_chunk.segments.len() {
+            if island_of.get(c).and_then(|v| v.get(seed)) != Some(&usize::MAX) {
+                continue;
+            }
+            let island = island_nodes.len();
+            let mut stack = vec![(c, seed)];
+            let mut count = 0u32;
+            while let Some((d, s)) = stack.pop() {
+                match island_of.get_mut(d).and_then(|v| v.get_mut(s)) {
+                    Some(slot) if *slot == usize::MAX => *slot = island,
+                    _ => continue,
+                }
+                count += 1;
+                for n in adjacent
+                    .get(d)
+                    .and_then(|v| v.get(s))
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    stack.push(*n);
+                }
+            }
+            let ng_node =
+                bases.get(seed).map_or(0, |b| b[3]) + usize::from(central_node(dc, &bases, seed));
+            island_nodes.push(IslandGraphNode {
+                position: dc
+                    .segment_graph
+                    .nodes
+                    .get(seed)
+                    .map(|n| n.position)
+                    .unwrap_or_default(),
+                attributes: ATTRIBUTE,
+                low_graph_node_link: LowGraphNodeLink {
+                    data_chunk_uid: dc.uid,
+                    segment_graph_node_index: u16::try_from(seed).unwrap_or(u16::MAX),
+                    navigation_graph_node_index: u16::try_from(ng_node).unwrap_or(u16::MAX),
+                },
+                segment_count: u16::try_from(count).unwrap_or(u16::MAX),
+                ..IslandGraphNode::default()
+            });
+        }
     }
     if island_nodes.len() > usize::from(u16::MAX) {
         return Err(refuse("IslandGraph", "more than 65,535 islands"));
     }
-    dc.segment_graph.nodes = nodes;
-    file.island_graphs = vec![IslandGraph {
+    for (dc, islands) in file.data_chunks.iter_mut().zip(&island_of) {
+        for (n, island) in dc.segment_graph.nodes.iter_mut().zip(islands) {
+            n.island_graph_node_indices =
+                [u16::try_from(*island).unwrap_or(u16::MAX), 0xffff, 0xffff];
+        }
+    }
+    Ok(IslandGraph {
         nodes: island_nodes,
         connect_side_info_groups: [ConnectSideInfoGroup {
             tile_id: 0xffff,
             count: 0,
         }; 4],
         connect_side_infos: Vec::new(),
-    }];
-    Ok(())
+    })
 }
 
-/// The SearchSpace over the built data chunk.
-fn search_space(file: &Nav2File, uid: DataChunkUid) -> SearchSpace {
-    let segs = file
-        .data_chunks
-        .first()
-        .map(|d| d.segment_chunk.segments.as_slice())
-        .unwrap_or_default();
+/// Step 8, over every data chunk of the file: blocks of at least 10 world units (the game's
+/// size), grown so that no axis has more than [`MAX_BLOCKS`], one layer in Y; each bucket lists,
+/// per data chunk, the segments whose bounds meet the block (the outer blocks reach past the
+/// grid, so that every segment lands in one), and the Y range of those segments.
+pub fn search_space(file: &Nav2File) -> SearchSpace {
     let world = |p: Position| file.decode_position(p);
+    let all = || {
+        file.data_chunks
+            .iter()
+            .flat_map(|d| d.segment_chunk.segments.iter())
+    };
     let mut extent = [0f32; 3];
     let mut range_y = 0u16;
-    for s in segs {
+    for s in all() {
         let hi = world(s.max);
         for a in 0..3 {
             extent[a] = extent[a].max(hi[a] - file.origin[a].get());
@@ -657,31 +892,37 @@ fn search_space(file: &Nav2File, uid: DataChunkUid) -> SearchSpace {
             };
             let ((lx, hx), (lz, hz)) = (edge(x, bx), edge(z, bz));
             let (lo, hi) = ([lx, lz], [hx, hz]);
-            let mut indices = Vec::new();
+            let mut entries = Vec::new();
             let (mut min_y, mut max_y) = (u8::MAX, 0u8);
-            for (k, s) in segs.iter().enumerate() {
-                let (a, b) = (world(s.min), world(s.max));
-                let rel = |p: [f32; 3], i: usize| p[i] - file.origin[i].get();
-                let meets = rel(a, 0) < hi[0]
-                    && rel(b, 0) >= lo[0]
-                    && rel(a, 2) < hi[1]
-                    && rel(b, 2) >= lo[1];
-                if meets {
-                    indices.push(u16::try_from(k).unwrap_or(u16::MAX));
-                    min_y = min_y.min((s.min[1] >> 8) as u8);
-                    max_y = max_y.max((s.max[1] >> 8) as u8);
+            for dc in &file.data_chunks {
+                let mut indices = Vec::new();
+                for (k, s) in dc.segment_chunk.segments.iter().enumerate() {
+                    let (a, b) = (world(s.min), world(s.max));
+                    let rel = |p: [f32; 3], i: usize| p[i] - file.origin[i].get();
+                    let meets = rel(a, 0) < hi[0]
+                        && rel(b, 0) >= lo[0]
+                        && rel(a, 2) < hi[1]
+                        && rel(b, 2) >= lo[1];
+                    if meets {
+                        indices.push(u16::try_from(k).unwrap_or(u16::MAX));
+                        min_y = min_y.min((s.min[1] >> 8) as u8);
+                        max_y = max_y.max((s.max[1] >> 8) as u8);
+                    }
+                }
+                if !indices.is_empty() {
+                    entries.push(BucketEntry {
+                        data_chunk_uid: dc.uid,
+                        segment_indices: indices,
+                    });
                 }
             }
-            buckets.push(if indices.is_empty() {
+            buckets.push(if entries.is_empty() {
                 Bucket::default()
             } else {
                 Bucket {
                     min_y,
                     max_y,
-                    entries: vec![BucketEntry {
-                        data_chunk_uid: uid,
-                        segment_indices: indices,
-                    }],
+                    entries,
                 }
             });
         }

@@ -13,11 +13,12 @@
 //! - [`Nav2File::write`] (or [`Nav2File::write_to`] a `std::io::Write`) lays out a model whose
 //!   `stored` is `None` the way the game does, recomputing every offset, size, count and prefix
 //!   sum, and refuses what the format cannot hold.
-//! - [`validate()`] reports the invariants game files keep as findings.
+//! - [`validate()`] reports the invariants game files keep as findings, and [`fix::fix`]
+//!   recomputes the derived structures it finds an error in (`navkit fix`).
 //!
 //! The modules: [`records`] (the zerocopy records and sizes), [`view`] (the view and its parser,
 //! one function per section), [`model`] (the owned model, `from_view`, and [`layout`]: the
-//! game's layout, computed from a model), [`mod@write`], [`mod@validate`], [`dump`], [`geometry`] and
+//! game's layout, computed from a model), [`mod@write`], [`mod@validate`], [`mod@fix`], [`dump`], [`geometry`] and
 //! [`build`].
 //!
 //! ```
@@ -51,6 +52,7 @@ mod arbitrary_impls;
 pub mod build;
 mod coverage;
 pub mod dump;
+pub mod fix;
 pub mod geometry;
 pub mod model;
 pub mod records;
@@ -115,6 +117,11 @@ impl Format for Nav2 {
 
     fn validate(&self, model: &Nav2File) -> Vec<Finding> {
         validate::validate(model)
+    }
+
+    /// Recomputes what [`validate()`] finds inconsistent with the geometry; see [`fix`].
+    fn fix(&self, model: &mut Nav2File) -> Vec<String> {
+        fix::fix(model)
     }
 
     fn summary(&self, m: &Nav2File) -> Summary {

@@ -5,12 +5,13 @@
 //! welding: triangles are neighbours only where they share vertex indices), and adds what the
 //! game needs:
 //!
-//! - **Neighbours**: each edge's value is the one other triangle that has the same two vertices,
-//!   or −1. The edge-link bits (0x1, 0x2, 0x4) stay clear: a built mesh has no edge links.
+//! - **Neighbours** ([`link_triangles`]): each edge's value is the one other triangle that has
+//!   the same two vertices, or −1. The edge-link bits (0x1, 0x2, 0x4) stay clear: a built mesh
+//!   has no edge links.
 //! - **Flags**: every triangle gets `0x0800` (*Found*), as on every triangle of 113 of the 130
 //!   corpus blobs (15 have it on none, 2 on some); cover flags 0.
-//! - **Grid**: the divisor [`divisor_for`] picks from the triangle count, bounds from the vertex
-//!   bounding box and cell sizes `(max − min) / divisor` ([`NavmeshGeometry::rebuild_grid`]),
+//! - **Grid** ([`lay_out_grid`]): the divisor [`divisor_for`] picks from the triangle count,
+//!   bounds from the vertex bounding box and cell sizes `(max − min) / divisor` ([`NavmeshGeometry::rebuild_grid`]),
 //!   and each triangle in every cell it overlaps in the XY plane ([`fill_cells`]), lists
 //!   ascending, cells in rows of Y with X varying fastest. That is the closest rule to the
 //!   Creation Kit's lists found on the corpus, not an exact reproduction (see [`fill_cells`]).
@@ -132,44 +133,17 @@ pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
             cover_flags: 0,
         });
     }
-    // Every undirected edge and the (triangle, edge) pairs that have it.
-    let mut by_edge: HashMap<(u16, u16), Vec<(usize, usize)>> = HashMap::new();
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (tri.vertices[k], tri.vertices[(k + 1) % 3]);
-            by_edge
-                .entry((a.min(b), a.max(b)))
-                .or_default()
-                .push((t, k));
-        }
-    }
-    let mut shared: Vec<_> = by_edge.into_iter().filter(|(_, s)| s.len() > 1).collect();
-    shared.sort_unstable();
-    for ((a, b), sides) in shared {
+    for (edge, sides) in shared_edges(&triangles) {
+        let (a, b) = edge;
         match sides.as_slice() {
             [(t, k), (u, j)] => {
-                let dir = |t: usize, k: usize| {
-                    triangles
-                        .get(t)
-                        .map(|x| (x.vertices[k], x.vertices[(k + 1) % 3]))
-                };
-                if dir(*t, *k) == dir(*u, *j) {
+                if run(&triangles, *t, *k) == run(&triangles, *u, *j) {
                     return Err(refuse(
                         format!("mesh triangles[{u}]"),
                         format!(
                             "runs edge {a}-{b} the same way as triangle {t}: one of them is flipped or a duplicate"
                         ),
                     ));
-                }
-                // Both indices are below MAX_TRIANGLES, so they fit an i16.
-                let (ti, ui) = (i16::try_from(*t), i16::try_from(*u));
-                if let (Ok(ti), Ok(ui)) = (ti, ui) {
-                    if let Some(x) = triangles.get_mut(*t) {
-                        x.edges[*k] = ui;
-                    }
-                    if let Some(x) = triangles.get_mut(*u) {
-                        x.edges[*j] = ti;
-                    }
                 }
             }
             many => {
@@ -185,13 +159,75 @@ pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
             }
         }
     }
+    link_triangles(&mut triangles);
     let mut m = NavmeshGeometry::new_skyrim(0);
     m.parent = parent;
     m.vertices = mesh.vertices.iter().map(|v| v.map(RawF32::new)).collect();
     m.triangles = triangles;
-    m.rebuild_grid(divisor_for(nt));
-    fill_cells(&mut m);
+    lay_out_grid(&mut m, divisor_for(nt));
     Ok(m)
+}
+
+/// The vertices edge `k` of triangle `t` runs from and to.
+fn run(triangles: &[Triangle], t: usize, k: usize) -> Option<(u16, u16)> {
+    triangles
+        .get(t)
+        .map(|x| (x.vertices[k % 3], x.vertices[(k + 1) % 3]))
+}
+
+/// An undirected edge (its two vertices, smaller first) and the (triangle, edge) pairs that
+/// have it.
+pub type SharedEdge = ((u16, u16), Vec<(usize, usize)>);
+
+/// Every undirected edge that more than one triangle has, sorted by edge.
+pub fn shared_edges(triangles: &[Triangle]) -> Vec<SharedEdge> {
+    let mut by_edge: HashMap<(u16, u16), Vec<(usize, usize)>> = HashMap::new();
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri.vertices[k], tri.vertices[(k + 1) % 3]);
+            by_edge
+                .entry((a.min(b), a.max(b)))
+                .or_default()
+                .push((t, k));
+        }
+    }
+    let mut shared: Vec<_> = by_edge.into_iter().filter(|(_, s)| s.len() > 1).collect();
+    shared.sort_unstable();
+    shared
+}
+
+/// Sets the neighbours the builder gives: each edge that is not an edge link (its flag bit
+/// clear) gets the one other triangle with the same two vertices, where exactly two triangles
+/// share the edge and run it opposite ways; every other such edge gets −1 (an edge three
+/// triangles share, or two run the same way, has no neighbour the game could use). Triangles
+/// past `i16::MAX` are no one's neighbour. Edge-link edges are left as they are.
+pub fn link_triangles(triangles: &mut [Triangle]) {
+    let mut neighbour: HashMap<(usize, usize), i16> = HashMap::new();
+    for (_, sides) in shared_edges(triangles) {
+        if let [(t, k), (u, j)] = sides.as_slice() {
+            if run(triangles, *t, *k) != run(triangles, *u, *j) {
+                if let (Ok(ti), Ok(ui)) = (i16::try_from(*t), i16::try_from(*u)) {
+                    neighbour.insert((*t, *k), ui);
+                    neighbour.insert((*u, *j), ti);
+                }
+            }
+        }
+    }
+    for (t, tri) in triangles.iter_mut().enumerate() {
+        for k in 0..3 {
+            if tri.flags & (1 << k) == 0 {
+                tri.edges[k] = neighbour.get(&(t, k)).copied().unwrap_or(-1);
+            }
+        }
+    }
+}
+
+/// Lays out the grid the builder gives: a `divisor`-wide grid over the vertices' bounds
+/// ([`NavmeshGeometry::rebuild_grid`]), its cells filled with the triangles that overlap them
+/// ([`fill_cells`]).
+pub fn lay_out_grid(m: &mut NavmeshGeometry, divisor: u8) {
+    m.rebuild_grid(divisor);
+    fill_cells(m);
 }
 
 /// Whether triangle `p` (in the XY plane, either winding) and the rectangle `lo`..`hi` overlap,

@@ -10,9 +10,11 @@
 //! - [`model`]: [`NavmeshGeometry`], the owned model.
 //! - [`mod@write`]: the byte-exact writer.
 //! - [`validate`]: semantic lints.
+//! - [`mod@fix`]: making an edited blob consistent again (`navkit fix`).
 //! - [`dump`]: the text dump.
 
 pub mod dump;
+pub mod fix;
 pub mod model;
 pub mod validate;
 pub mod view;
@@ -189,6 +191,12 @@ impl Format for Nvnm {
 
     fn validate(&self, model: &Self::Model) -> Vec<Finding> {
         validate::validate(model)
+    }
+
+    /// Drops triangles that name missing vertices and recomputes the adjacency and grid
+    /// validate finds broken; see [`fix`].
+    fn fix(&self, model: &mut Self::Model) -> Vec<String> {
+        fix::fix(model)
     }
 
     fn summary(&self, model: &Self::Model) -> Summary {

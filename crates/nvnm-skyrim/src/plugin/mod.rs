@@ -14,6 +14,7 @@
 //! - [`check`]: validation across records (`NVMI` entries against their navmeshes, deleted
 //!   navmeshes).
 //! - [`mod@conflicts`]: navmeshes that more than one plugin of a load order defines.
+//! - [`mod@fix`]: fixing every navmesh of an edited plugin, and its `NVMI` entries.
 //!
 //! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
 //! 20-byte ones).
@@ -21,6 +22,7 @@
 pub mod check;
 pub mod conflicts;
 pub mod dump;
+pub mod fix;
 pub mod model;
 pub mod navi;
 pub mod view;
@@ -277,6 +279,12 @@ impl Format for Plugin {
             .filter(|&id| model.update_navmesh_info(id) > 0)
             .map(|id| format!("NVMI {id:08X}: brought up to date with its edited NVNM"))
             .collect()
+    }
+
+    /// Fixes each navmesh's `NVNM` and brings the `NVMI` entries of those that changed up to
+    /// date; see [`fix`].
+    fn fix(&self, model: &mut Self::Model) -> Vec<String> {
+        fix::fix(model)
     }
 
     fn validate(&self, model: &Self::Model) -> Vec<Finding> {

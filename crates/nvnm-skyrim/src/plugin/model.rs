@@ -459,6 +459,15 @@ impl PluginFile {
     /// `NVMI` entry is brought up to date ([`PluginFile::update_navmesh_info`]); the rest of
     /// the plugin is written back unchanged.
     pub fn replace_nvnm(&mut self, form_id: u32, nvnm: Vec<u8>) -> Result<()> {
+        if self.set_nvnm(form_id, nvnm)? {
+            self.update_navmesh_info(form_id);
+        }
+        Ok(())
+    }
+
+    /// Replaces the `NVNM` payload of navmesh record `form_id` as [`PluginFile::replace_nvnm`]
+    /// does, but leaves the `NVMI` entries alone. Returns whether the payload changed.
+    pub(crate) fn set_nvnm(&mut self, form_id: u32, nvnm: Vec<u8>) -> Result<bool> {
         let pred = |r: &Record| {
             r.form_id == form_id && matches!(r.body, RecordBody::Navmesh(_)) && r.nvnm().is_some()
         };
@@ -473,7 +482,7 @@ impl PluginFile {
             ));
         };
         let RecordBody::Navmesh(body) = &mut record.body else {
-            return Ok(()); // unreachable: the predicate matched a navmesh body
+            return Ok(false); // unreachable: the predicate matched a navmesh body
         };
         if let Some(sub) = body
             .subrecords
@@ -481,7 +490,7 @@ impl PluginFile {
             .find(|s| &s.signature.0 == b"NVNM")
         {
             if sub.data == nvnm {
-                return Ok(());
+                return Ok(false);
             }
             sub.large = match (sub.large, nvnm.len() > usize::from(u16::MAX)) {
                 (Some(keep), true) => Some(keep),
@@ -493,8 +502,7 @@ impl PluginFile {
         if let Compression::Kept { .. } = body.compression {
             body.compression = Compression::Zlib { level: 9 };
         }
-        self.update_navmesh_info(form_id);
-        Ok(())
+        Ok(true)
     }
 
     /// Brings the `NVMI` entry of navmesh `form_id`, in every `NAVI` record of the plugin, up to
