@@ -1,14 +1,16 @@
 //! Fuzzing chores: the short smoke CI runs, and measured, cumulative campaigns.
 //!
 //! Both seed every target from the real files of its format (the corpus and the incoming folder,
-//! where they exist) and from the writer-made `samples/`. A campaign keeps its working corpus
-//! under `target/fuzz-campaign/<target>/` between runs, minimises it at the end, copies every
-//! finding (minimised) to `fuzz/regressions/<target>/`, and appends one row per target and run
-//! to `docs/fuzzing.md`.
+//! where they exist) and from the writer-made `samples/` (the JSON targets from their `navkit
+//! to-json` documents). A campaign builds every target once, runs each fuzzer binary itself
+//! (niced with `--nice`) until it has used its CPU-minutes, measured from `/proc/<pid>/stat`,
+//! keeps its working corpus under `target/fuzz-campaign/<target>/` between runs, minimises it at
+//! the end, copies every finding (minimised) to `fuzz/regressions/<target>/`, and adds one row
+//! per target and run to `docs/fuzzing.md` as soon as that target is done.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Instant;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::{Result, cargo, corpus_root, incoming_root, root, run};
 
@@ -33,46 +35,132 @@ pub fn targets() -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// The corpus folders (relative to the corpus root) and file endings that seed a target, by the
-/// target's prefix. `None` for a target this table does not know: it is seeded from samples alone.
-fn seed_sources(target: &str) -> Option<(&'static [&'static str], &'static [&'static str])> {
-    let prefix = target.rsplit_once('_').map_or(target, |(p, _)| p);
-    Some(match prefix {
-        "quake" => (&["quake"], &["nav"]),
-        "source" => (&["source"], &["nav"]),
-        "source2" => (&["source2", "source/negative"], &["nav"]),
-        "mgsv" => (&["mgsv"], &["nav2"]),
-        "nvnm" => (&["skyrim/nvnm"], &["nvnm"]),
-        "plugin" => (&["skyrim"], &["esp", "esm", "esl"]),
-        "nvm" => (&["silkroad"], &["nvm"]),
-        _ => return None,
-    })
+/// The corpus folders (relative to the corpus root) and file endings of each format's real
+/// files, by the prefix of its targets (`quake` for `quake_bytes` and `quake_model`).
+const FORMAT_FILES: &[(&str, &[&str], &[&str])] = &[
+    ("quake", &["quake"], &["nav"]),
+    ("source", &["source"], &["nav"]),
+    ("source2", &["source2", "source/negative"], &["nav"]),
+    ("mgsv", &["mgsv"], &["nav2"]),
+    ("nvnm", &["skyrim/nvnm"], &["nvnm"]),
+    ("plugin", &["skyrim"], &["esp", "esm", "esl"]),
+    ("nvm", &["silkroad"], &["nvm"]),
+];
+
+/// What seeds a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seeds {
+    /// The real files and samples of one format: corpus folders and file endings.
+    Format(&'static [&'static str], &'static [&'static str]),
+    /// The real files and samples of every format (the target picks the format by signature).
+    EveryFormat,
+    /// The JSON documents `navkit to-json` writes for the real files and samples of every format
+    /// (those small enough that the document fits libFuzzer's input limit).
+    Json,
+    /// The sample meshes (`samples/meshes/*.obj`), as bytes: a start for a target that decodes
+    /// its own input layout.
+    Meshes,
 }
 
-/// Copies the seeds of `target` into `to`: real files of its format and the samples.
-/// Returns how many files were copied.
-fn copy_seeds(target: &str, to: &Path) -> Result<usize> {
+/// What seeds `target`: by its name, else by its prefix. `None` for a target this table does
+/// not know.
+fn seed_sources(target: &str) -> Option<Seeds> {
+    match target {
+        "json_text" => return Some(Seeds::Json),
+        "json_bytes" => return Some(Seeds::EveryFormat),
+        "build_mesh" => return Some(Seeds::Meshes),
+        _ => {}
+    }
+    let prefix = target.rsplit_once('_').map_or(target, |(p, _)| p);
+    FORMAT_FILES
+        .iter()
+        .find(|(p, _, _)| *p == prefix)
+        .map(|(_, folders, endings)| Seeds::Format(folders, endings))
+}
+
+/// Real files of these folders and endings (corpus and incoming), then the samples with them.
+fn real_files(folders: &[&str], endings: &[&str], out: &mut Vec<PathBuf>) {
+    for base in [corpus_root(), incoming_root()].into_iter().flatten() {
+        for folder in folders {
+            walk(&base.join(folder), endings, out);
+        }
+    }
+    walk(&root().join("samples"), endings, out);
+}
+
+/// Real files of every format, then every format's samples, each file once.
+fn every_format_file() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for (_, folders, endings) in FORMAT_FILES {
+        real_files(folders, endings, &mut files);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    files.retain(|f| seen.insert(f.clone()));
+    files
+}
+
+/// The largest input libFuzzer is given (`-max_len`); seeds past it would be cut short.
+const MAX_LEN: u64 = 1 << 20;
+
+/// Files at most this large are turned into JSON seeds (a document is 10 to 20 times its file,
+/// and smaller documents keep the target quick).
+const MAX_JSON_SOURCE: u64 = 16 << 10;
+
+/// Copies the seeds of `target` into `to`: real files of its format and the samples (or their
+/// JSON documents, written by `navkit`, for a JSON target). Returns how many seeds it made.
+fn copy_seeds(target: &str, to: &Path, navkit: Option<&Path>) -> Result<usize> {
     std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let name = |i: usize, f: &Path, ending: &str| {
+        f.file_name().map_or_else(
+            || format!("seed-{i}{ending}"),
+            |n| format!("{i:04}-{}{ending}", n.to_string_lossy()),
+        )
+    };
     let mut files = Vec::new();
     match seed_sources(target) {
-        Some((folders, endings)) => {
-            for base in [corpus_root(), incoming_root()].into_iter().flatten() {
-                for folder in folders {
-                    walk(&base.join(folder), endings, &mut files);
+        Some(Seeds::Format(folders, endings)) => real_files(folders, endings, &mut files),
+        Some(Seeds::EveryFormat) => files = every_format_file(),
+        Some(Seeds::Meshes) => walk(&root().join("samples").join("meshes"), &["obj"], &mut files),
+        Some(Seeds::Json) => {
+            let navkit = navkit.ok_or("JSON seeds need the navkit binary")?;
+            let mut made = 0;
+            for (i, f) in every_format_file().iter().enumerate() {
+                if std::fs::metadata(f).map_or(true, |m| m.len() > MAX_JSON_SOURCE) {
+                    continue;
+                }
+                let out = to.join(name(i, f, ".json"));
+                let ok = Command::new(navkit)
+                    .arg("to-json")
+                    .arg(f)
+                    .arg("-o")
+                    .arg(&out)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success());
+                if ok && std::fs::metadata(&out).is_ok_and(|m| m.len() <= MAX_LEN) {
+                    made += 1;
+                } else {
+                    let _ = std::fs::remove_file(&out);
                 }
             }
-            walk(&root().join("samples"), endings, &mut files);
+            return Ok(made);
         }
         None => walk(&root().join("samples"), &[], &mut files),
     }
     for (i, f) in files.iter().enumerate() {
-        let name = f.file_name().map_or_else(
-            || format!("seed-{i}"),
-            |n| format!("{i:04}-{}", n.to_string_lossy()),
-        );
-        std::fs::copy(f, to.join(name)).map_err(|e| format!("{}: {e}", f.display()))?;
+        std::fs::copy(f, to.join(name(i, f, ""))).map_err(|e| format!("{}: {e}", f.display()))?;
     }
     Ok(files.len())
+}
+
+/// The built `navkit`, when one of `targets` is seeded with JSON documents.
+fn navkit_for(targets: &[String]) -> Result<Option<PathBuf>> {
+    if targets.iter().any(|t| seed_sources(t) == Some(Seeds::Json)) {
+        crate::navkit_binary().map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
 /// Files below `dir` whose ending is one of `endings` (any file when `endings` is empty).
@@ -116,10 +204,11 @@ fn fuzz_error(e: String) -> String {
 /// Every target for `seconds`, seeded from the real files and the samples.
 pub fn smoke(seconds: u32) -> Result {
     let targets = targets()?;
+    let navkit = navkit_for(&targets)?;
     let work = root().join("fuzz").join("corpus");
     for t in &targets {
         let seeds = work.join(t);
-        let n = copy_seeds(t, &seeds)?;
+        let n = copy_seeds(t, &seeds, navkit.as_deref())?;
         println!("fuzz smoke: {t}: {n} seeds");
         run(cargo_fuzz()
             .args(["run", "-s", "none", t])
@@ -128,7 +217,7 @@ pub fn smoke(seconds: u32) -> Result {
                 "--",
                 &format!("-max_total_time={seconds}"),
                 "-rss_limit_mb=2048",
-                "-max_len=1048576",
+                &format!("-max_len={MAX_LEN}"),
             ]))
         .map_err(fuzz_error)?;
     }
@@ -139,10 +228,19 @@ pub fn smoke(seconds: u32) -> Result {
     Ok(())
 }
 
+/// libFuzzer's exit code when it stops on SIGINT (`-interrupted_exitcode`), after printing its
+/// final statistics: the normal end of a campaign run.
+const INTERRUPTED: i32 = 72;
+
+/// How many times N CPU-minutes a target may take in wall-clock time before it is interrupted
+/// anyway (when the machine is so busy that a niced fuzzer hardly runs).
+const WALL_FACTOR: u64 = 20;
+
 /// What one campaign run of one target measured.
 struct Outcome {
     target: String,
-    seconds: u64,
+    /// CPU time the fuzzer used (user and system), in seconds.
+    cpu_seconds: f64,
     executions: Option<u64>,
     coverage: Option<u64>,
     features: Option<u64>,
@@ -152,21 +250,24 @@ struct Outcome {
 
 /// The options of `fuzz campaign`.
 pub struct Campaign {
-    /// Minutes of fuzzing per target.
+    /// CPU-minutes of fuzzing per target.
     pub minutes: u32,
     /// Targets fuzzed at the same time.
     pub jobs: usize,
     /// The targets; every target when empty.
     pub targets: Vec<String>,
+    /// Run the fuzzers (and their build, minimisation and merge) under `nice -n 19`.
+    pub nice: bool,
 }
 
 impl Campaign {
-    /// Parses `[--minutes N] [--jobs J] [--targets A,B ...]`.
+    /// Parses `[--minutes N] [--jobs J] [--nice] [--targets A,B ...]`.
     pub fn from_args(args: &[String]) -> Result<Self> {
         let mut c = Campaign {
             minutes: 10,
             jobs: 2,
             targets: Vec::new(),
+            nice: false,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -182,6 +283,7 @@ impl Campaign {
                         .parse()
                         .map_err(|_| "--jobs takes a whole number")?
                 }
+                "--nice" => c.nice = true,
                 "--targets" => c.targets.extend(
                     value()?
                         .split(',')
@@ -200,7 +302,38 @@ impl Campaign {
         Ok(c)
     }
 
-    /// Runs the campaign.
+    /// `program`, under `nice -n 19` when the campaign is niced (`nice` execs it, so the child's
+    /// pid is the program's).
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        if self.nice {
+            let mut cmd = Command::new("nice");
+            cmd.args(["-n", "19"]).arg(program);
+            cmd
+        } else {
+            Command::new(program)
+        }
+    }
+
+    /// `cargo fuzz`, niced when the campaign is.
+    fn cargo_fuzz(&self) -> Command {
+        let plain = cargo_fuzz();
+        let mut cmd = self.command(plain.get_program());
+        cmd.args(plain.get_args());
+        if let Some(dir) = plain.get_current_dir() {
+            cmd.current_dir(dir);
+        }
+        for (k, v) in plain.get_envs() {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            };
+        }
+        cmd
+    }
+
+    /// Runs the campaign: builds every target once, then runs them `jobs` at a time, each until
+    /// it has used `minutes` CPU-minutes, and appends each target's row to `docs/fuzzing.md` as
+    /// soon as it is done.
     pub fn run(&self) -> Result {
         let all = targets()?;
         let targets = if self.targets.is_empty() {
@@ -218,21 +351,57 @@ impl Campaign {
         };
         // The commit the targets are built from, taken now: the tree may move while they run.
         let built_from = commit();
-        run(cargo_fuzz().args(["build", "-s", "none"])).map_err(fuzz_error)?;
+        let navkit = navkit_for(&targets)?;
+        run(self.cargo_fuzz().args(["build", "-s", "none"])).map_err(fuzz_error)?;
+        let bins = fuzzer_dir()?;
+        let ticks = clock_ticks();
         let base = root().join("target").join("fuzz-campaign");
-        let mut outcomes = Vec::new();
-        for batch in targets.chunks(self.jobs) {
-            let mut running = Vec::new();
-            for t in batch {
-                running.push(self.start(t, &base.join(t))?);
+        println!(
+            "fuzz campaign: {} targets, {} CPU-minutes each, {} at a time{}, from {built_from}",
+            targets.len(),
+            self.minutes,
+            self.jobs,
+            if self.nice { ", niced" } else { "" }
+        );
+        let queue =
+            std::sync::Mutex::new(targets.iter().collect::<std::collections::VecDeque<_>>());
+        let doc = std::sync::Mutex::new(());
+        let results = std::sync::Mutex::new(Vec::<Result<Outcome>>::new());
+        // The queue's lock is taken and released inside, not held while a target runs.
+        let next = || queue.lock().ok().and_then(|mut q| q.pop_front());
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.min(targets.len()) {
+                scope.spawn(|| {
+                    while let Some(t) = next() {
+                        let bin = bins.join(t);
+                        let outcome = self.fuzz(t, &base.join(t), &bin, ticks, navkit.as_deref());
+                        if let Ok(o) = &outcome {
+                            // One writer at a time; a row per target as soon as it is done.
+                            let _guard = doc.lock();
+                            match record(std::slice::from_ref(o), &built_from) {
+                                Ok(row) => print!("{row}"),
+                                Err(e) => eprintln!("fuzz campaign: {t}: row not recorded: {e}"),
+                            }
+                        }
+                        if let Err(e) = &outcome {
+                            eprintln!("{e}");
+                        }
+                        if let Ok(mut r) = results.lock() {
+                            r.push(outcome);
+                        }
+                    }
+                });
             }
-            for (t, child, started) in running {
-                outcomes.push(self.finish(&t, &base.join(&t), child, started)?);
-            }
+        });
+        let results = results.into_inner().map_err(|e| e.to_string())?;
+        let found: usize = results.iter().flatten().map(|o| o.findings.len()).sum();
+        let failed: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+        if !failed.is_empty() {
+            return Err(format!(
+                "fuzz campaign: {} targets failed to run ({found} findings)",
+                failed.len()
+            ));
         }
-        let rows = record(&outcomes, &built_from)?;
-        println!("{rows}");
-        let found: usize = outcomes.iter().map(|o| o.findings.len()).sum();
         if found > 0 {
             return Err(format!(
                 "fuzz campaign: {found} findings, kept under fuzz/regressions/; fix them and note each"
@@ -241,7 +410,16 @@ impl Campaign {
         Ok(())
     }
 
-    fn start(&self, target: &str, dir: &Path) -> Result<(String, Child, Instant)> {
+    /// One target: seeds, the fuzzer until its CPU budget is used, then the corpus merged and
+    /// the findings kept.
+    fn fuzz(
+        &self,
+        target: &str,
+        dir: &Path,
+        bin: &Path,
+        ticks: u64,
+        navkit: Option<&Path>,
+    ) -> Result<Outcome> {
         let work = dir.join("corpus");
         let seeds = dir.join("seeds");
         let artifacts = dir.join("artifacts");
@@ -249,64 +427,84 @@ impl Campaign {
         for d in [&work, &artifacts] {
             std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
         }
-        let n = copy_seeds(target, &seeds)?;
+        let n = copy_seeds(target, &seeds, navkit)?;
         println!(
-            "fuzz campaign: {target}: {} min, {n} seeds, working corpus {}",
+            "fuzz campaign: {target}: {} CPU-minutes, {n} seeds, working corpus {}",
             self.minutes,
             work.display()
         );
-        let log = std::fs::File::create(dir.join("fuzz.log")).map_err(|e| e.to_string())?;
-        let child = cargo_fuzz()
-            .args(["run", "-s", "none", target])
+        let log_path = dir.join("fuzz.log");
+        let log = std::fs::File::create(&log_path).map_err(|e| e.to_string())?;
+        let mut child = self
+            .command(bin)
             .arg(&work)
             .arg(&seeds)
             .args([
-                "--".to_string(),
-                format!("-max_total_time={}", u64::from(self.minutes) * 60),
                 format!("-artifact_prefix={}/", artifacts.display()),
                 "-rss_limit_mb=2048".into(),
-                "-max_len=1048576".into(),
+                format!("-max_len={MAX_LEN}"),
                 "-print_final_stats=1".into(),
             ])
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
-            .map_err(|e| fuzz_error(e.to_string()))?;
-        Ok((target.to_string(), child, Instant::now()))
-    }
-
-    fn finish(
-        &self,
-        target: &str,
-        dir: &Path,
-        mut child: Child,
-        started: Instant,
-    ) -> Result<Outcome> {
-        let status = child.wait().map_err(|e| e.to_string())?;
-        let seconds = started.elapsed().as_secs();
-        let log = std::fs::read_to_string(dir.join("fuzz.log")).unwrap_or_default();
+            .map_err(|e| format!("fuzz campaign: {target}: {}: {e}", bin.display()))?;
+        let pid = child.id();
+        let budget = u64::from(self.minutes) * 60 * ticks;
+        let wall_limit = Duration::from_secs(u64::from(self.minutes) * 60 * WALL_FACTOR);
+        let started = Instant::now();
+        let mut used = 0u64;
+        let mut interrupted: Option<Instant> = None;
+        let status = loop {
+            // Read before reaping: a finished child's last figures are still there.
+            if let Some(t) = cpu_ticks(pid) {
+                used = t;
+            }
+            if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+                break status;
+            }
+            match interrupted {
+                None if used >= budget || started.elapsed() >= wall_limit => {
+                    if used < budget {
+                        eprintln!(
+                            "fuzz campaign: {target}: wall-clock limit of {} minutes reached",
+                            wall_limit.as_secs() / 60
+                        );
+                    }
+                    let _ = Command::new("kill")
+                        .args(["-INT", &pid.to_string()])
+                        .status();
+                    interrupted = Some(Instant::now());
+                }
+                Some(at) if at.elapsed() > Duration::from_secs(120) => {
+                    eprintln!("fuzz campaign: {target}: no exit two minutes after SIGINT; killed");
+                    let _ = child.kill();
+                }
+                _ => {}
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        };
+        let cpu_seconds = used as f64 / ticks as f64;
+        println!(
+            "fuzz campaign: {target}: stopped after {:.1} CPU-minutes in {:.1} minutes ({status})",
+            cpu_seconds / 60.0,
+            started.elapsed().as_secs_f64() / 60.0
+        );
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
         let (executions, coverage, features) = final_stats(&log);
-        let work = dir.join("corpus");
-        // Merge and minimise the working corpus in place.
-        if let Err(e) = run(cargo_fuzz()
-            .args(["cmin", "-s", "none", target])
-            .arg(&work)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null()))
-        {
-            eprintln!("fuzz campaign: {target}: corpus not minimised: {e}");
-        }
+        self.merge(target, bin, &work);
         let corpus = std::fs::read_dir(&work).map_or(0, |d| d.count());
-        let findings = keep_findings(target, &dir.join("artifacts"))?;
-        if !status.success() && findings.is_empty() {
+        let findings = self.keep_findings(target, bin, &artifacts)?;
+        let normal = status.success() || status.code() == Some(INTERRUPTED);
+        if !normal && findings.is_empty() {
             return Err(format!(
                 "fuzz campaign: {target} exited with {status} and left no finding; see {}",
-                dir.join("fuzz.log").display()
+                log_path.display()
             ));
         }
         Ok(Outcome {
             target: target.to_string(),
-            seconds,
+            cpu_seconds,
             executions,
             coverage,
             features,
@@ -314,10 +512,162 @@ impl Campaign {
             findings,
         })
     }
+
+    /// Minimises the working corpus in place (libFuzzer's `-merge=1` into a fresh folder, which
+    /// then replaces it), with the binary the campaign built.
+    fn merge(&self, target: &str, bin: &Path, work: &Path) {
+        let merged = work.with_file_name("corpus.merged");
+        let _ = std::fs::remove_dir_all(&merged);
+        if let Err(e) = std::fs::create_dir_all(&merged) {
+            eprintln!("fuzz campaign: {target}: corpus not minimised: {e}");
+            return;
+        }
+        let status = self
+            .command(bin)
+            .args([
+                "-merge=1".to_string(),
+                "-rss_limit_mb=2048".into(),
+                format!("-max_len={MAX_LEN}"),
+            ])
+            .arg(&merged)
+            .arg(work)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let emptied = std::fs::read_dir(&merged).map_or(true, |mut d| d.next().is_none());
+        if !status.as_ref().is_ok_and(|s| s.success()) || emptied {
+            eprintln!("fuzz campaign: {target}: corpus not minimised ({status:?})");
+            let _ = std::fs::remove_dir_all(&merged);
+            return;
+        }
+        if let Err(e) = std::fs::remove_dir_all(work).and_then(|()| std::fs::rename(&merged, work))
+        {
+            eprintln!("fuzz campaign: {target}: minimised corpus not moved into place: {e}");
+        }
+    }
+
+    /// Minimises every crash, timeout or out-of-memory input left in `artifacts` and copies it
+    /// to `fuzz/regressions/<target>/`, with a note to complete. Returns the kept names.
+    fn keep_findings(&self, target: &str, bin: &Path, artifacts: &Path) -> Result<Vec<String>> {
+        let mut kept = Vec::new();
+        let Ok(entries) = std::fs::read_dir(artifacts) else {
+            return Ok(kept);
+        };
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name().is_some_and(|n| {
+                    let n = n.to_string_lossy();
+                    ["crash-", "timeout-", "oom-", "leak-"]
+                        .iter()
+                        .any(|k| n.starts_with(k))
+                })
+            })
+            .collect();
+        found.sort();
+        let out = root().join("fuzz").join("regressions").join(target);
+        for input in found {
+            let name = input
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let minimised = artifacts.join(format!("minimized-{name}"));
+            let _ = self
+                .command(bin)
+                .args([
+                    "-minimize_crash=1".to_string(),
+                    "-runs=2000".into(),
+                    "-rss_limit_mb=2048".into(),
+                    format!("-exact_artifact_path={}", minimised.display()),
+                ])
+                .arg(&input)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            let from = if minimised.is_file() {
+                minimised
+            } else {
+                input.clone()
+            };
+            std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+            std::fs::copy(&from, out.join(&name)).map_err(|e| e.to_string())?;
+            std::fs::write(
+                out.join(format!("{name}.txt")),
+                format!(
+                    "found by `cargo xtask fuzz campaign` on {} at {}; not yet fixed\n",
+                    today(),
+                    commit()
+                ),
+            )
+            .map_err(|e| e.to_string())?;
+            println!("fuzz campaign: {target}: finding kept as fuzz/regressions/{target}/{name}");
+            // Moved out of the way, so that the next run does not keep it again.
+            let _ = std::fs::rename(&input, artifacts.join(format!("kept-{name}")));
+            kept.push(name);
+        }
+        Ok(kept)
+    }
+}
+
+/// Where `cargo fuzz build` puts the fuzzer binaries: `fuzz/target/<host triple>/release/`.
+fn fuzzer_dir() -> Result<PathBuf> {
+    let out = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .map_err(|e| format!("rustc -vV: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let host = text
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .ok_or("rustc -vV names no host")?
+        .trim();
+    let dir = root()
+        .join("fuzz")
+        .join("target")
+        .join(host)
+        .join("release");
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "{} does not exist after `cargo fuzz build`",
+            dir.display()
+        ))
+    }
+}
+
+/// Clock ticks per second of `/proc/<pid>/stat`'s CPU times (`getconf CLK_TCK`, 100 on Linux).
+fn clock_ticks() -> u64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or(100)
+}
+
+/// The CPU time a process has used, user and system, in clock ticks (`/proc/<pid>/stat`).
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    stat_ticks(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// `utime + stime` of a `/proc/<pid>/stat` line: fields 14 and 15, counted after the command
+/// name, which is in parentheses and may itself hold spaces and parentheses.
+fn stat_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (the state).
+    let utime: u64 = fields.get(14 - 3)?.parse().ok()?;
+    let stime: u64 = fields.get(15 - 3)?.parse().ok()?;
+    Some(utime + stime)
 }
 
 /// libFuzzer's figures at the end of a run: executions (from `-print_final_stats`), and the
-/// coverage and feature counts of its last status line (`#N ... cov: C ft: F ...`).
+/// coverage and feature counts of its last status line (`#N ... cov: C ft: F ...`). A run
+/// stopped by SIGINT has no closing `DONE` line, but coverage and features only grow on lines
+/// that print them, so the last such line has the final counts.
 fn final_stats(log: &str) -> (Option<u64>, Option<u64>, Option<u64>) {
     let number_after = |line: &str, key: &str| -> Option<u64> {
         let rest = &line[line.find(key)? + key.len()..];
@@ -334,64 +684,6 @@ fn final_stats(log: &str) -> (Option<u64>, Option<u64>, Option<u64>) {
     let coverage = status.and_then(|l| number_after(l, " cov: "));
     let features = status.and_then(|l| number_after(l, " ft: "));
     (executions, coverage, features)
-}
-
-/// Minimises every crash, timeout or out-of-memory input left in `artifacts` and copies it to
-/// `fuzz/regressions/<target>/`, with a note to complete. Returns the kept names.
-fn keep_findings(target: &str, artifacts: &Path) -> Result<Vec<String>> {
-    let mut kept = Vec::new();
-    let Ok(entries) = std::fs::read_dir(artifacts) else {
-        return Ok(kept);
-    };
-    let mut found: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name().is_some_and(|n| {
-                let n = n.to_string_lossy();
-                ["crash-", "timeout-", "oom-", "leak-"]
-                    .iter()
-                    .any(|k| n.starts_with(k))
-            })
-        })
-        .collect();
-    found.sort();
-    let out = root().join("fuzz").join("regressions").join(target);
-    for input in found {
-        let name = input
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let _ = run(cargo_fuzz()
-            .args(["tmin", "-s", "none", target])
-            .arg(&input)
-            .args(["--", "-runs=2000"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null()));
-        let minimised = artifacts.join(format!(
-            "minimized-from-{}",
-            name.split('-').next_back().unwrap_or("")
-        ));
-        let from = if minimised.is_file() {
-            minimised
-        } else {
-            input.clone()
-        };
-        std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-        std::fs::copy(&from, out.join(&name)).map_err(|e| e.to_string())?;
-        std::fs::write(
-            out.join(format!("{name}.txt")),
-            format!(
-                "found by `cargo xtask fuzz campaign` on {} at {}; not yet fixed\n",
-                today(),
-                commit()
-            ),
-        )
-        .map_err(|e| e.to_string())?;
-        println!("fuzz campaign: {target}: finding kept as fuzz/regressions/{target}/{name}");
-        kept.push(name);
-    }
-    Ok(kept)
 }
 
 fn today() -> String {
@@ -418,19 +710,15 @@ fn commit() -> String {
 /// The header of the campaign table in `docs/fuzzing.md`.
 const TABLE_HEADER: &str = "| target | CPU minutes | date | commit | executions | coverage | features | corpus size | findings |\n|---|---|---|---|---|---|---|---|---|\n";
 
-/// Appends one row per outcome to `docs/fuzzing.md` (creating the table if needed) and returns
-/// the rows.
-fn record(outcomes: &[Outcome], commit: &str) -> Result<String> {
-    let path = root().join("docs").join("fuzzing.md");
-    let mut doc = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let date = today();
+/// The rows of some outcomes.
+fn rows(outcomes: &[Outcome], date: &str, commit: &str) -> String {
     let opt = |v: Option<u64>| v.map_or_else(|| "?".to_string(), |v| v.to_string());
     let mut rows = String::new();
     for o in outcomes {
         rows.push_str(&format!(
             "| {} | {:.1} | {date} | {commit} | {} | {} | {} | {} | {} |\n",
             o.target,
-            o.seconds as f64 / 60.0,
+            o.cpu_seconds / 60.0,
             opt(o.executions),
             opt(o.coverage),
             opt(o.features),
@@ -442,15 +730,42 @@ fn record(outcomes: &[Outcome], commit: &str) -> Result<String> {
             }
         ));
     }
-    if !doc.contains(TABLE_HEADER) {
+    rows
+}
+
+/// `doc` with `rows` added at the end of the campaign table (after its last row, before any
+/// text that follows it), or in a new table at the end when there is none.
+fn with_rows(doc: &str, rows: &str) -> String {
+    let mut doc = doc.to_string();
+    let Some(header) = doc.find(TABLE_HEADER) else {
+        if !doc.ends_with('\n') {
+            doc.push('\n');
+        }
         doc.push_str("\n## Campaign runs\n\n");
         doc.push_str(TABLE_HEADER);
+        doc.push_str(rows);
+        return doc;
+    };
+    let mut end = header + TABLE_HEADER.len();
+    while doc[end..].starts_with('|') {
+        end = doc[end..].find('\n').map_or(doc.len(), |i| end + i + 1);
     }
-    if !doc.ends_with('\n') {
+    if end == doc.len() && !doc.ends_with('\n') {
         doc.push('\n');
+        end = doc.len();
     }
-    doc.push_str(&rows);
-    std::fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
+    doc.insert_str(end, rows);
+    doc
+}
+
+/// Adds one row per outcome to the campaign table of `docs/fuzzing.md` (creating the table if
+/// needed) and returns the rows.
+fn record(outcomes: &[Outcome], commit: &str) -> Result<String> {
+    let path = root().join("docs").join("fuzzing.md");
+    let doc = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let rows = rows(outcomes, &today(), commit);
+    std::fs::write(&path, with_rows(&doc, &rows))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(rows)
 }
 
@@ -467,6 +782,54 @@ mod tests {
                    stat::average_exec_per_sec:     857\n";
         assert_eq!(final_stats(log), (Some(52311), Some(918), Some(3117)));
         assert_eq!(final_stats("nothing here"), (None, None, None));
+        // Stopped by SIGINT: no DONE line, the last NEW or REDUCE line has the counts.
+        let interrupted = "#4096\tpulse  cov: 30 ft: 40 corp: 9/1Kb\n\
+                           #5000\tREDUCE cov: 31 ft: 44 corp: 9/1Kb\n\
+                           ==123== libFuzzer: run interrupted; exiting\n\
+                           stat::number_of_executed_units: 5120\n";
+        assert_eq!(final_stats(interrupted), (Some(5120), Some(31), Some(44)));
+    }
+
+    #[test]
+    fn cpu_ticks_are_read_past_the_command_name() {
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ...
+        let stat = "4242 (a (b) c) R 1 4242 4242 0 -1 4194560 900 0 0 0 1234 56 0 0 39 19 2 0 77 0";
+        assert_eq!(stat_ticks(stat), Some(1290));
+        assert_eq!(stat_ticks("4242 (x) R 1"), None);
+        // This process has a stat of its own.
+        assert!(cpu_ticks(std::process::id()).is_some());
+        assert!(clock_ticks() > 0);
+    }
+
+    #[test]
+    fn rows_go_at_the_end_of_the_table_before_the_text_after_it() {
+        let o = Outcome {
+            target: "quake_bytes".into(),
+            cpu_seconds: 1203.0,
+            executions: Some(10),
+            coverage: Some(2),
+            features: None,
+            corpus: 3,
+            findings: vec![],
+        };
+        let row = rows(std::slice::from_ref(&o), "2026-01-02", "abc1234");
+        assert_eq!(
+            row,
+            "| quake_bytes | 20.1 | 2026-01-02 | abc1234 | 10 | 2 | ? | 3 | none |\n"
+        );
+        let old = "| a | 1.0 | d | c | 1 | 1 | 1 | 1 | none |\n";
+        let doc = format!("# F\n\n## Campaign runs\n\n{TABLE_HEADER}{old}\nA note.\n");
+        assert_eq!(
+            with_rows(&doc, &row),
+            format!("# F\n\n## Campaign runs\n\n{TABLE_HEADER}{old}{row}\nA note.\n")
+        );
+        let bare = format!("# F\n\n{TABLE_HEADER}{old}");
+        assert_eq!(with_rows(&bare, &row), format!("{bare}{row}"));
+        let none = with_rows("# F\n", &row);
+        assert_eq!(
+            none,
+            format!("# F\n\n## Campaign runs\n\n{TABLE_HEADER}{row}")
+        );
     }
 
     #[test]
@@ -476,6 +839,7 @@ mod tests {
             "30",
             "--jobs",
             "1",
+            "--nice",
             "--targets",
             "quake_bytes,nvm_model",
             "mgsv_bytes",
@@ -484,19 +848,23 @@ mod tests {
         .map(|s| s.to_string())
         .collect();
         let c = Campaign::from_args(&args).unwrap();
-        assert_eq!((c.minutes, c.jobs), (30, 1));
+        assert_eq!((c.minutes, c.jobs, c.nice), (30, 1, true));
         assert_eq!(c.targets, ["quake_bytes", "nvm_model", "mgsv_bytes"]);
+        assert!(!Campaign::from_args(&[]).unwrap().nice);
         assert!(Campaign::from_args(&["--minutes".into(), "0".into()]).is_err());
         assert!(Campaign::from_args(&["--bogus".into()]).is_err());
     }
 
     #[test]
-    fn every_target_prefix_has_seeds() {
+    fn every_target_has_seeds() {
         for t in targets().unwrap() {
-            assert!(
-                seed_sources(&t).is_some(),
-                "{t}: no seed folders in the table"
-            );
+            assert!(seed_sources(&t).is_some(), "{t}: no seeds in the table");
         }
+        assert_eq!(seed_sources("json_text"), Some(Seeds::Json));
+        assert_eq!(seed_sources("json_bytes"), Some(Seeds::EveryFormat));
+        assert!(matches!(
+            seed_sources("plugin_model"),
+            Some(Seeds::Format(["skyrim"], _))
+        ));
     }
 }

@@ -9,10 +9,11 @@
 //! - `fuzz-smoke [SECONDS]`: every fuzz target briefly, seeded from the real files of its format
 //!   (corpus and incoming folder, where present) and `samples/`, on stable (through
 //!   `RUSTC_BOOTSTRAP`) or nightly.
-//! - `fuzz campaign [--minutes N] [--jobs J] [--targets A,B]`: N minutes per target (default 10),
-//!   J targets at a time (default 2), with a working corpus kept under `target/fuzz-campaign/`,
+//! - `fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B]`: N CPU-minutes per target
+//!   (default 10, measured from `/proc/<pid>/stat`), J targets at a time (default 2), under
+//!   `nice -n 19` with `--nice`, with a working corpus kept under `target/fuzz-campaign/`,
 //!   minimised at the end; findings minimised into `fuzz/regressions/<target>/`; one row per
-//!   target appended to `docs/fuzzing.md`.
+//!   target added to `docs/fuzzing.md` as each target finishes.
 //! - `bench [--quick] [--no-criterion] [--runs N]`: every crate's criterion benchmarks, navkit's
 //!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), and the
 //!   README's performance table rewritten from both.
@@ -53,7 +54,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }

@@ -334,6 +334,145 @@ impl TriangleMesh {
     }
 }
 
+/// Small triangle meshes for fuzzing the builders: at most [`ARBITRARY_MAX_VERTICES`] vertices and
+/// [`ARBITRARY_MAX_TRIANGLES`] triangles, of three kinds, so that most inputs reach a builder's
+/// work rather than its first refusal:
+///
+/// - a **grid** (half the inputs): up to 8 × 8 points with a height each, every cell split into two
+///   triangles along either diagonal, or one, or none, counter-clockwise seen from above with Z
+///   or Y up, at a spacing from a thousandth to ten thousand units and an offset from the origin;
+///   one cell in sixteen is turned over, so that the refusals of clockwise triangles are reached;
+/// - a **soup** (three eighths): vertices on a small integer lattice times a scale, triangles
+///   naming any vertex or one past the last, turned to face up (Z or Y) half the time;
+/// - **anything** (one eighth): any float bits (NaN, infinities, huge values), any indices.
+#[cfg(feature = "arbitrary")]
+impl<'a> arbitrary::Arbitrary<'a> for TriangleMesh {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
+        let kind: u8 = u.arbitrary()?;
+        match kind % 8 {
+            0..4 => arbitrary_grid(u, kind & 0x80 != 0),
+            4..7 => arbitrary_soup(u, kind),
+            _ => arbitrary_anything(u),
+        }
+    }
+
+    fn size_hint(_depth: usize) -> (usize, Option<usize>) {
+        (1, None)
+    }
+}
+
+/// The most vertices an arbitrary [`TriangleMesh`] has.
+#[cfg(feature = "arbitrary")]
+pub const ARBITRARY_MAX_VERTICES: usize = 64;
+
+/// The most triangles an arbitrary [`TriangleMesh`] has.
+#[cfg(feature = "arbitrary")]
+pub const ARBITRARY_MAX_TRIANGLES: usize = 128;
+
+#[cfg(feature = "arbitrary")]
+fn arbitrary_grid(
+    u: &mut arbitrary::Unstructured<'_>,
+    y_up: bool,
+) -> arbitrary::Result<TriangleMesh> {
+    const SPACINGS: [f32; 6] = [1.0, 0.5, 32.0, 0.001, 250.0, 10_000.0];
+    const OFFSETS: [f32; 4] = [0.0, -1024.0, 40_000.0, -3.5e6];
+    let (nx, ny) = (u.int_in_range(2..=8u32)?, u.int_in_range(2..=8u32)?);
+    let spacing = SPACINGS[usize::from(u.int_in_range(0..=5u8)?)];
+    let step: f32 = *u.choose(&[0.0, 0.25, 1.0, 8.0])?;
+    let offset = [
+        OFFSETS[usize::from(u.int_in_range(0..=3u8)?)],
+        OFFSETS[usize::from(u.int_in_range(0..=3u8)?)],
+        OFFSETS[usize::from(u.int_in_range(0..=3u8)?)],
+    ];
+    let mut mesh = TriangleMesh::default();
+    for j in 0..ny {
+        for i in 0..nx {
+            let (east, north) = (i as f32 * spacing, j as f32 * spacing);
+            let height = f32::from(u.arbitrary::<i8>()?) * step;
+            mesh.vertices.push(if y_up {
+                [offset[0] + east, offset[1] + height, offset[2] - north]
+            } else {
+                [offset[0] + east, offset[1] + north, offset[2] + height]
+            });
+        }
+    }
+    let at = |i: u32, j: u32| j * nx + i;
+    for j in 0..ny - 1 {
+        for i in 0..nx - 1 {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            let cell: u8 = u.arbitrary()?;
+            let mut pair = match cell % 6 {
+                0 => vec![],
+                1 | 2 => vec![[a, b, c], [a, c, d]],
+                3 => vec![[a, b, d], [b, c, d]],
+                4 => vec![[a, b, c]],
+                _ => vec![[a, c, d]],
+            };
+            if cell >> 4 == 0 {
+                for t in &mut pair {
+                    t.swap(1, 2);
+                }
+            }
+            mesh.triangles.extend(pair);
+        }
+    }
+    Ok(mesh)
+}
+
+#[cfg(feature = "arbitrary")]
+fn arbitrary_soup(
+    u: &mut arbitrary::Unstructured<'_>,
+    kind: u8,
+) -> arbitrary::Result<TriangleMesh> {
+    let scale: f32 = *u.choose(&[1.0, 0.125, 16.0, 1000.0])?;
+    let nv = u.int_in_range(0..=ARBITRARY_MAX_VERTICES)?;
+    let mut mesh = TriangleMesh::default();
+    for _ in 0..nv {
+        let [x, y, z]: [i8; 3] = u.arbitrary()?;
+        mesh.vertices
+            .push([x, y, z].map(|c| f32::from(c % 16) * scale));
+    }
+    let nt = u.int_in_range(0..=ARBITRARY_MAX_TRIANGLES)?;
+    let last = u32::try_from(nv).unwrap_or(u32::MAX);
+    for _ in 0..nt {
+        if u.is_empty() {
+            break;
+        }
+        mesh.triangles.push([
+            u.int_in_range(0..=last)?,
+            u.int_in_range(0..=last)?,
+            u.int_in_range(0..=last)?,
+        ]);
+    }
+    if kind & 0x10 != 0 {
+        let up = if kind & 0x20 != 0 {
+            UpAxis::Y
+        } else {
+            UpAxis::Z
+        };
+        // A mesh face_up refuses stays as drawn.
+        let _ = mesh.face_up(up);
+    }
+    Ok(mesh)
+}
+
+#[cfg(feature = "arbitrary")]
+fn arbitrary_anything(u: &mut arbitrary::Unstructured<'_>) -> arbitrary::Result<TriangleMesh> {
+    let nv = u.int_in_range(0..=ARBITRARY_MAX_VERTICES)?;
+    let mut mesh = TriangleMesh::default();
+    for _ in 0..nv {
+        mesh.vertices.push(u.arbitrary()?);
+    }
+    let nt = u.int_in_range(0..=ARBITRARY_MAX_TRIANGLES)?;
+    for _ in 0..nt {
+        if u.is_empty() {
+            break;
+        }
+        mesh.triangles.push(u.arbitrary()?);
+    }
+    Ok(mesh)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,14 @@
 //!
 //! Along the way the view and the model must agree on the file's summary (its counts), so that a
 //! summary read from the view alone says what the model would.
+//!
+//! A third property holds for formats with a builder ([`Format::build`]): whatever model the
+//! builder makes of a triangle mesh validates without an error and round-trips as above
+//! ([`check_build`]).
 
 use crate::error::Error;
-use crate::format::Format;
+use crate::format::{Format, Severity};
+use crate::geometry::TriangleMesh;
 
 /// Why a round trip failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -110,19 +115,30 @@ pub fn roundtrip_model<F: Format + ?Sized>(
 }
 
 /// The fuzz oracle for raw bytes: parsing may fail, but must not panic; whatever parses must
-/// round-trip. Panics (so the fuzzer records a crash) when it does not.
+/// round-trip ([`roundtrip_bytes`], which also checks that the view's summary is the model's);
+/// validation, the dump and the geometry must not panic on what parses, and the geometry must be
+/// consistent ([`crate::geometry::Geometry::is_consistent`]). Panics (so the fuzzer records a
+/// crash) when any of that fails.
 pub fn fuzz_bytes<F: Format + ?Sized>(format: &F, bytes: &[u8]) {
     if format.parse(bytes).is_err() {
         return;
     }
-    // Validation must not panic either, whatever the model holds.
-    if let Ok(model) = format.read(bytes) {
-        let _ = format.validate(&model);
-        let _ = format.summary(&model);
-    }
-    if let Err(e) = roundtrip_bytes(format, bytes) {
-        panic!(
+    let model = match roundtrip_bytes(format, bytes) {
+        Ok(model) => model,
+        Err(e) => panic!(
             "{}: input of {} bytes parses but does not round-trip: {e}",
+            format.name(),
+            bytes.len()
+        ),
+    };
+    // Validation and the text dump must not panic either, whatever the model holds, and the
+    // geometry the exporters read must name only what exists.
+    let _ = format.validate(&model);
+    let _ = format.dump(&model, &mut String::new());
+    if let Some(geometry) = format.geometry(&model) {
+        assert!(
+            geometry.is_consistent(),
+            "{}: input of {} bytes parses, but its geometry names polygons, vertices, nodes or kinds that do not exist",
             format.name(),
             bytes.len()
         );
@@ -136,6 +152,60 @@ pub fn fuzz_model<F: Format + ?Sized>(format: &F, model: &F::Model) {
         panic!(
             "{}: model does not round-trip: {e}\n{model:#?}",
             format.name()
+        );
+    }
+}
+
+/// Why a model a builder made fails the build oracle.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// Validation finds errors in the built model.
+    #[error("the built model does not validate: {}", .0.join("; "))]
+    Invalid(Vec<String>),
+    /// The writer refuses the built model.
+    #[error("the writer refuses the built model: {0}")]
+    Unwritable(Error),
+    /// The built model does not round-trip ([`roundtrip_model`]).
+    #[error("the built model does not round-trip: {0}")]
+    Roundtrip(RoundtripError),
+}
+
+/// The build oracle: what `format` builds from `mesh` must have no error-severity finding, must
+/// be accepted by the writer and must round-trip ([`roundtrip_model`]). A builder may refuse a
+/// mesh (that is an `Err` of [`Format::build`], not a failure here). Returns whether a model was
+/// built and checked: `Ok(false)` for a format without a builder or a refused mesh.
+pub fn check_build<F: Format + ?Sized>(
+    format: &F,
+    mesh: &TriangleMesh,
+) -> Result<bool, BuildError> {
+    let Some(Ok(model)) = format.build(mesh) else {
+        return Ok(false);
+    };
+    let errors: Vec<String> = format
+        .validate(&model)
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| f.to_string())
+        .collect();
+    if !errors.is_empty() {
+        return Err(BuildError::Invalid(errors));
+    }
+    if let Err(e) = format.write(&model) {
+        return Err(BuildError::Unwritable(e));
+    }
+    roundtrip_model(format, &model).map_err(BuildError::Roundtrip)?;
+    Ok(true)
+}
+
+/// The fuzz oracle for builders: [`check_build`], panicking (so the fuzzer records a crash) when
+/// the built model fails it.
+pub fn fuzz_build<F: Format + ?Sized>(format: &F, mesh: &TriangleMesh) {
+    if let Err(e) = check_build(format, mesh) {
+        panic!(
+            "{}: the model built from a mesh of {} vertices and {} triangles fails: {e}\n{mesh:?}",
+            format.name(),
+            mesh.vertices.len(),
+            mesh.triangles.len()
         );
     }
 }

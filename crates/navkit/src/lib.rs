@@ -9,6 +9,7 @@ pub mod cli;
 pub mod diff;
 pub mod export;
 pub mod font;
+pub mod fuzzing;
 pub mod import;
 pub mod json;
 pub mod palette;

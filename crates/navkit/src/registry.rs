@@ -7,7 +7,7 @@
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
 use nav_core::geometry::{Geometry, TriangleMesh};
-use nav_core::oracle::{RoundtripError, roundtrip_bytes};
+use nav_core::oracle::{BuildError, RoundtripError, check_build, roundtrip_bytes};
 use nav_core::{Error, Finding, Format, Part, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -81,6 +81,10 @@ pub trait AnyFormat: Sync {
     fn geometry(&self, bytes: &[u8]) -> Result<Option<Geometry>, Error>;
     /// A new file built from a triangle mesh; `None` when the format has no builder.
     fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>>;
+    /// The build oracle ([`nav_core::oracle::check_build`]) on the model the builder makes of
+    /// `mesh`: whether a model was built and checked (`false` without a builder, or when the
+    /// builder refuses the mesh), or how the built model fails.
+    fn check_build(&self, mesh: &TriangleMesh) -> Result<bool, BuildError>;
 }
 
 impl<F> AnyFormat for F
@@ -204,6 +208,10 @@ where
 
     fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>> {
         Format::build(self, mesh).map(|model| self.write(&model?))
+    }
+
+    fn check_build(&self, mesh: &TriangleMesh) -> Result<bool, BuildError> {
+        check_build(self, mesh)
     }
 }
 

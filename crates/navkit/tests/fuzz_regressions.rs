@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use arbitrary::{Arbitrary, Unstructured};
 use nav_core::Format;
+use nav_core::geometry::TriangleMesh;
 use nav_core::oracle::{fuzz_bytes, fuzz_model};
 
 /// A model target: decode the input the way libFuzzer's `fuzz_target!` does, then run the oracle.
@@ -18,6 +19,13 @@ where
 {
     if let Ok(model) = F::Model::arbitrary_take_rest(Unstructured::new(data)) {
         fuzz_model(format, &model);
+    }
+}
+
+/// The `build_mesh` target: decode a mesh as its `fuzz_target!` does, then build it everywhere.
+fn build_mesh(data: &[u8]) {
+    if let Ok(mesh) = TriangleMesh::arbitrary_take_rest(Unstructured::new(data)) {
+        navkit::fuzzing::build_mesh(&mesh);
     }
 }
 
@@ -39,6 +47,10 @@ const TARGETS: &[(&str, Target)] = &[
     ("nvm_model", |d| model(&jmxvnvm::Nvm, d)),
     ("source2_bytes", |d| fuzz_bytes(&nav_source2::Source2Nav, d)),
     ("source2_model", |d| model(&nav_source2::Source2Nav, d)),
+    ("plugin_model", |d| model(&nvnm_skyrim::Plugin, d)),
+    ("json_text", navkit::fuzzing::json_text),
+    ("json_bytes", navkit::fuzzing::json_bytes),
+    ("build_mesh", build_mesh),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -129,8 +141,9 @@ fn every_regression_input_replays_clean() {
     );
 }
 
-/// The replay runs the real oracles: every sample the writers made goes through its bytes target,
-/// and pseudo-random inputs through every model target, without a panic.
+/// The replay runs the real oracles: every sample the writers made goes through its bytes target
+/// and `json_bytes`, and pseudo-random inputs through every model target, `build_mesh` and
+/// `json_text`, without a panic.
 #[test]
 fn samples_and_noise_go_through_every_target() {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
@@ -142,6 +155,12 @@ fn samples_and_noise_go_through_every_target() {
         ("plugin_bytes", "skyrim", "esp"),
         ("nvm_bytes", "silkroad", "nvm"),
         ("source2_bytes", "source2", "nav"),
+        ("json_bytes", "quake", "nav"),
+        ("json_bytes", "source", "nav"),
+        ("json_bytes", "source2", "nav"),
+        ("json_bytes", "mgsv", "nav2"),
+        ("json_bytes", "skyrim", "esp"),
+        ("json_bytes", "silkroad", "nvm"),
     ];
     let mut fed = 0;
     for (target, folder, ext) in by_target {
@@ -155,11 +174,12 @@ fn samples_and_noise_go_through_every_target() {
         }
     }
     assert!(fed >= 20, "only {fed} samples found");
-    for (name, run) in TARGETS.iter().filter(|(n, _)| n.ends_with("_model")) {
+    let structured = |n: &str| n.ends_with("_model") || n == "build_mesh" || n == "json_text";
+    for (name, run) in TARGETS.iter().filter(|(n, _)| structured(n)) {
         for seed in 0..64 {
             let data = nav_core::testing::noise(seed, 512);
             run(&data);
         }
-        eprintln!("{name}: 64 pseudo-random models replayed");
+        eprintln!("{name}: 64 pseudo-random inputs replayed");
     }
 }

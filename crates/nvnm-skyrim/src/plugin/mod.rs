@@ -19,6 +19,8 @@
 //! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
 //! 20-byte ones).
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impl;
 pub mod check;
 pub mod conflicts;
 pub mod dump;

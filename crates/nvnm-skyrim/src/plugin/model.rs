@@ -283,7 +283,6 @@ impl Record {
 /// One group and its contents.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Group {
     /// Label: a record type, a FormID or block coordinates, by group type.
     pub label: u32,
@@ -303,7 +302,6 @@ pub struct Group {
 /// A group or a record.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Item {
     /// A group.
     Group(Group),
@@ -314,7 +312,6 @@ pub enum Item {
 /// The owned model of a plugin (`.esp`, `.esm`, `.esl`).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct PluginFile {
     /// The `TES4` header record (kept raw).
     pub header: Record,
