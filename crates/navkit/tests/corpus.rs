@@ -1,5 +1,5 @@
-//! Every corpus file of every format in this build survives `rewrite` and `to-json`/`from-json`
-//! byte for byte, through the same code the commands run; every negative sample is refused. The
+//! Every corpus file of every format in this build survives `rewrite`, `fix` (when it validates
+//! clean) and `to-json`/`from-json` byte for byte, through the same code the commands run; every negative sample is refused. The
 //! incoming folder (real files that arrived after the corpus) is held to the same rules where it
 //! exists.
 
@@ -32,6 +32,7 @@ fn every_corpus_file_rewrites_and_converts_through_json() {
         return;
     };
     let (mut passed, mut refused, mut failures) = (0usize, 0usize, Vec::new());
+    let mut fixed_clean = 0usize;
     for (folder, formats) in FOLDERS {
         let dir = root.join(folder);
         if !dir.is_dir() {
@@ -90,6 +91,44 @@ fn every_corpus_file_rewrites_and_converts_through_json() {
                     continue;
                 }
             }
+            // fix: a file validate finds no error in needs no fix and comes back byte-identical;
+            // one with errors loses every error fix mends.
+            let errors = |b: &[u8]| {
+                format.validate(b).map(|f| {
+                    f.iter()
+                        .filter(|f| f.severity == nav_core::Severity::Error)
+                        .count()
+                })
+            };
+            match (errors(&bytes), format.fix(&bytes)) {
+                (Ok(0), Ok((out, changes))) if out == bytes && changes.is_empty() => {
+                    fixed_clean += 1
+                }
+                (Ok(0), Ok((_, changes))) => {
+                    failures.push(format!("{name}: fix changed a valid file: {changes:?}"));
+                    continue;
+                }
+                (Ok(before), Ok((out, changes))) => match errors(&out) {
+                    Ok(after) if after < before || changes.is_empty() => {
+                        println!(
+                            "{name}: fix: {before} errors, {} changes, {after} left",
+                            changes.len()
+                        );
+                    }
+                    Ok(after) => {
+                        failures.push(format!("{name}: fix left {after} of {before} errors"));
+                        continue;
+                    }
+                    Err(e) => {
+                        failures.push(format!("{name}: the fixed file does not read: {e}"));
+                        continue;
+                    }
+                },
+                (Err(e), _) | (_, Err(e)) => {
+                    failures.push(format!("{name}: validate or fix: {e}"));
+                    continue;
+                }
+            }
             let mut text = Vec::new();
             if let Err(e) = format.to_json(&bytes, &mut text) {
                 failures.push(format!("{name}: to-json: {e:?}"));
@@ -109,7 +148,8 @@ fn every_corpus_file_rewrites_and_converts_through_json() {
         );
     }
     println!(
-        "navkit corpus: {passed} passed, {} failed, {refused} negative samples refused",
+        "navkit corpus: {passed} passed, {} failed, {refused} negative samples refused; \
+         {fixed_clean} valid files came through fix byte-identical",
         failures.len()
     );
     assert!(failures.is_empty(), "{failures:#?}");

@@ -82,7 +82,7 @@ fn check_round(name: &str, clean: &[u8], broken: &[u8]) {
         text(&o)
     );
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains("would change"),
+        String::from_utf8_lossy(&o.stdout).contains(" changes needed"),
         "{}",
         text(&o)
     );
