@@ -59,7 +59,7 @@ pub use model::{
 };
 pub use validate::validate;
 pub use view::{AreaView, SourceView, parse, parse_with};
-pub use write::{write, write_view};
+pub use write::{write, write_into, write_view};
 
 /// The crate name, as errors and the command-line tool show it.
 pub const FORMAT: &str = "nav-source";
@@ -111,6 +111,11 @@ impl Format for SourceNav {
         let bytes = write(model)?;
         write::check_detectable(model, &bytes)?;
         Ok(bytes)
+    }
+
+    fn write_into(&self, model: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
+        write_into(model, out)?;
+        write::check_detectable(model, out)
     }
 
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
@@ -214,6 +219,10 @@ impl Format for SourceNavAs {
 
     fn write(&self, model: &SourceMesh) -> Result<Vec<u8>> {
         write(model)
+    }
+
+    fn write_into(&self, model: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
+        write_into(model, out)
     }
 
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {

@@ -133,10 +133,13 @@ pub(super) fn rewrite(
     path: &Path,
     out: &Path,
 ) -> CmdResult {
-    let bytes = read(path)?;
+    let mut bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
-    let written = format.rewrite(&bytes).map_err(|e| input_error(path, e))?;
-    write_out(out, &written)
+    // The input's buffer takes the output: one file-sized buffer, not two.
+    format
+        .rewrite_in_place(&mut bytes)
+        .map_err(|e| input_error(path, e))?;
+    write_out(out, &bytes)
 }
 
 /// What checking one file of a batch gave.
