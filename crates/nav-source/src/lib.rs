@@ -254,17 +254,14 @@ impl Format for SourceNavAs {
     }
 }
 
-/// [`Format::summary`]'s figures, counted on the view without building the model.
+/// [`Format::summary`]'s figures, from the totals the parse counted: no model, no second walk.
 fn summary_of_view(view: &SourceView<'_>) -> Summary {
-    let (mut spots, mut paths, mut visible) = (0usize, 0usize, 0usize);
-    for a in view.areas() {
-        spots += a.hiding_spots.len();
-        paths += a.encounter_paths.len();
-        visible += match &a.custom {
-            view::AreaCustomView::Terror { visible_areas, .. } => visible_areas.len(),
-            _ => a.visible_areas.len(),
-        };
-    }
+    let totals = view.totals();
+    let (spots, paths, visible) = (
+        totals.hiding_spots,
+        totals.encounter_paths,
+        totals.visible_areas,
+    );
     let mut s = Summary::new(FORMAT, view.layout().version_text())
         .variant(view.flavour().name())
         .count("places", view.places().len())
