@@ -31,7 +31,23 @@ pub(super) fn write_out(path: &Path, bytes: &[u8]) -> CmdResult {
             .write_all(bytes)
             .map_err(|e| Failure::Input(format!("standard output: {e}")));
     }
-    std::fs::write(path, bytes).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    overwrite(path, bytes).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+}
+
+/// Writes `bytes` to the file at `path` with one write, creating it if needed. An existing file
+/// is overwritten and then cut to the new length rather than opened truncated: ext4 flushes a
+/// file that was truncated to nothing and rewritten when it is closed (`auto_da_alloc`), which
+/// made rewriting a 4 MB file over an earlier output cost more than reading it. The result is
+/// the same file: the new bytes, at the new length, in the same inode (a link stays a link).
+fn overwrite(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.set_len(bytes.len() as u64)
 }
 
 /// The format of a file: forced, else by signature, else by file name ending.
