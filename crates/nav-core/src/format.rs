@@ -52,6 +52,15 @@ pub trait Format {
     /// hold it.
     fn write(&self, model: &Self::Model) -> Result<Vec<u8>>;
 
+    /// [`Format::write`] into `out`, replacing its contents: a caller that holds a buffer it no
+    /// longer needs (the input of a rewrite) lets the writer reuse its memory instead of taking
+    /// fresh pages. On error `out` holds unspecified bytes. The default writes a new buffer and
+    /// moves it into `out`; formats override it to fill `out` in place.
+    fn write_into(&self, model: &Self::Model, out: &mut Vec<u8>) -> Result<()> {
+        *out = self.write(model)?;
+        Ok(())
+    }
+
     /// Serialises straight from a view. The default goes through the model.
     fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {
         self.write(&self.to_model(view))

@@ -29,6 +29,12 @@ impl ByteWriter {
         }
     }
 
+    /// A writer that appends to `buf` (its bytes stay in front, its spare capacity is used
+    /// first): how a writer fills a buffer the caller already holds.
+    pub fn from_vec(buf: Vec<u8>) -> Self {
+        ByteWriter { buf }
+    }
+
     /// Bytes written so far.
     pub fn len(&self) -> usize {
         self.buf.len()

@@ -2,6 +2,7 @@
 
 use nav_core::RawF32;
 use nav_core::scalar::{F32, U32};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::model::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
@@ -30,6 +31,23 @@ fn floats<const N: usize>(list: &[F32]) -> [RawF32; N] {
         *o = f(v);
     }
     out
+}
+
+/// Copies records into their model type. The packed 5-byte model records have the stored
+/// records' bytes on a little-endian machine: one copy there, `each` record by record elsewhere.
+fn records<R, M>(list: &[R], each: impl Fn(&R) -> M) -> Vec<M>
+where
+    R: IntoBytes + Immutable,
+    M: FromBytes + KnownLayout + Immutable + Clone,
+{
+    if cfg!(target_endian = "little") {
+        if let Ok(same) = <[M]>::ref_from_bytes(list.as_bytes()) {
+            if same.len() == list.len() {
+                return same.to_vec();
+            }
+        }
+    }
+    list.iter().map(each).collect()
 }
 
 fn approach(list: &[ApproachRecord]) -> Vec<ApproachArea> {
@@ -83,13 +101,10 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
                 from_direction: head.from_direction,
                 to_area_id: head.to_area_id.get(),
                 to_direction: head.to_direction,
-                spots: spots
-                    .iter()
-                    .map(|s| EncounterSpot {
-                        hiding_spot_id: s.hiding_spot_id.get(),
-                        t: s.t,
-                    })
-                    .collect(),
+                spots: records(spots, |s| EncounterSpot {
+                    hiding_spot_id: s.hiding_spot_id.get(),
+                    t: s.t,
+                }),
             },
         })
         .collect();
@@ -111,13 +126,10 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
             spawn_attributes: spawn_attributes.get(),
             legacy_word: legacy_word.map(|w| w.get()),
             fog_place: fog_place.get(),
-            visible_areas: visible_areas
-                .iter()
-                .map(|v| VisibleAreaIndex {
-                    area_index: v.area_index.get(),
-                    attributes: v.attributes,
-                })
-                .collect(),
+            visible_areas: records(visible_areas, |v| VisibleAreaIndex {
+                area_index: v.area_index.get(),
+                attributes: v.attributes,
+            }),
             inherit_visibility_from: inherit_visibility_from.get(),
         },
     };
@@ -136,14 +148,10 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
         ladders: a.ladders.map(ids),
         earliest_occupy_time: floats(a.earliest_occupy_time),
         light_intensity: floats(a.light_intensity),
-        visible_areas: a
-            .visible_areas
-            .iter()
-            .map(|v| VisibleArea {
-                area_id: v.area_id.get(),
-                attributes: v.attributes,
-            })
-            .collect(),
+        visible_areas: records(a.visible_areas, |v| VisibleArea {
+            area_id: v.area_id.get(),
+            attributes: v.attributes,
+        }),
         inherit_visibility_from: a.inherit_visibility_from,
         custom,
     }

@@ -126,7 +126,7 @@ fn fix_area(area: &mut Area, known: &Known, changes: &mut Vec<String>) {
     for v in take_refused(&mut area.visible_areas, |v| known.has_area(v.area_id)) {
         changes.push(format!(
             "{label}.visible_areas: dropped area {}, which does not exist",
-            v.area_id
+            { v.area_id }
         ));
     }
     clear_dangling_inherit(&mut area.inherit_visibility_from, &label, known, changes);
@@ -160,14 +160,14 @@ fn fix_area(area: &mut Area, known: &Known, changes: &mut Vec<String>) {
                 for v in take_refused(visible_areas, |v| (v.area_index as usize) < count) {
                     changes.push(format!(
                         "{label}.visible_areas: dropped area index {}, past the {count} areas",
-                        v.area_index
+                        { v.area_index }
                     ));
                 }
             } else {
                 for v in take_refused(visible_areas, |v| known.has_area(v.area_index)) {
                     changes.push(format!(
                         "{label}.visible_areas: dropped area {}, which does not exist (sub-version {} names visible areas by id)",
-                        v.area_index, known.sub_version
+                        {v.area_index}, known.sub_version
                     ));
                 }
             }
@@ -221,10 +221,10 @@ fn fix_encounter_paths(area: &mut Area, label: &str, known: &Known, changes: &mu
     for path in &mut area.encounter_paths {
         let (from, to) = path_ends(path);
         if let EncounterPath::Spots { spots, .. } = path {
-            for s in take_refused(spots, |s| known.spots.contains(&s.hiding_spot_id)) {
+            for s in take_refused(spots, |s| known.spots.contains(&{ s.hiding_spot_id })) {
                 changes.push(format!(
                     "{label}.encounter_paths[from {from} to {to}].spots: dropped hiding spot {}, which does not exist",
-                    s.hiding_spot_id
+                    {s.hiding_spot_id}
                 ));
             }
         }

@@ -59,7 +59,7 @@ pub use model::{
 };
 pub use validate::validate;
 pub use view::{AreaView, SourceView, parse, parse_with};
-pub use write::{write, write_view};
+pub use write::{write, write_into, write_view};
 
 /// The crate name, as errors and the command-line tool show it.
 pub const FORMAT: &str = "nav-source";
@@ -111,6 +111,11 @@ impl Format for SourceNav {
         let bytes = write(model)?;
         write::check_detectable(model, &bytes)?;
         Ok(bytes)
+    }
+
+    fn write_into(&self, model: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
+        write_into(model, out)?;
+        write::check_detectable(model, out)
     }
 
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
@@ -216,6 +221,10 @@ impl Format for SourceNavAs {
         write(model)
     }
 
+    fn write_into(&self, model: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
+        write_into(model, out)
+    }
+
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
         write_view(view)
     }
@@ -245,17 +254,14 @@ impl Format for SourceNavAs {
     }
 }
 
-/// [`Format::summary`]'s figures, counted on the view without building the model.
+/// [`Format::summary`]'s figures, from the totals the parse counted: no model, no second walk.
 fn summary_of_view(view: &SourceView<'_>) -> Summary {
-    let (mut spots, mut paths, mut visible) = (0usize, 0usize, 0usize);
-    for a in view.areas() {
-        spots += a.hiding_spots.len();
-        paths += a.encounter_paths.len();
-        visible += match &a.custom {
-            view::AreaCustomView::Terror { visible_areas, .. } => visible_areas.len(),
-            _ => a.visible_areas.len(),
-        };
-    }
+    let totals = view.totals();
+    let (spots, paths, visible) = (
+        totals.hiding_spots,
+        totals.encounter_paths,
+        totals.visible_areas,
+    );
     let mut s = Summary::new(FORMAT, view.layout().version_text())
         .variant(view.flavour().name())
         .count("places", view.places().len())

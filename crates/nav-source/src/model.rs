@@ -9,8 +9,13 @@
 //! disagree with the payload. A field that the model's version (or flavour) does not store must
 //! hold its default (zero, empty, `None`); the writer refuses anything else rather than dropping
 //! it silently.
+//!
+//! The 5-byte records ([`EncounterSpot`], [`VisibleArea`], [`VisibleAreaIndex`]) are packed
+//! structs with the file's field order, so the lists that make up most of a large file take
+//! their file size in memory, not 8 bytes an entry.
 
 use nav_core::RawF32;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::flavour::{Flavour, Layout};
 
@@ -263,9 +268,16 @@ pub enum EncounterPath {
 }
 
 /// A spot along a v3+ encounter path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+///
+/// Packed, like the other 5-byte records ([`VisibleArea`], [`VisibleAreaIndex`]): 5 bytes in
+/// memory as in the file, so a large mesh's lists take no padding and copy in bulk. Read a
+/// field by value (`spot.t`); a reference to a field of a packed struct is refused.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[repr(C, packed)]
 pub struct EncounterSpot {
     /// The hiding spot id.
     pub hiding_spot_id: u32,
@@ -274,9 +286,12 @@ pub struct EncounterSpot {
 }
 
 /// A potentially visible area.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[repr(C, packed)]
 pub struct VisibleArea {
     /// The visible area's id.
     pub area_id: u32,
@@ -287,9 +302,12 @@ pub struct VisibleArea {
 /// A potentially visible area of a Left 4 Dead file: named by its index in the area list from
 /// sub-version 14, by its id in sub-versions 12 and 13 (see
 /// [`Layout::terror_visibility_by_index`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[repr(C, packed)]
 pub struct VisibleAreaIndex {
     /// The visible area's 0-based index in the file's area list; its area id below sub-version
     /// 14.

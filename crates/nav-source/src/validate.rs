@@ -60,7 +60,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             if !has_area(v.area_id) {
                 out.push(Finding::error(
                     format!("areas[{i}] visible_areas[{k}]"),
-                    format!("visible area {} does not exist", v.area_id),
+                    format!("visible area {} does not exist", { v.area_id }),
                 ));
             }
         }
@@ -93,7 +93,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
                         format!("areas[{i}] visible_areas[{k}]"),
                         format!(
                             "visible area index {} is past the {} areas",
-                            v.area_index,
+                            { v.area_index },
                             mesh.areas.len()
                         ),
                     ));
@@ -102,7 +102,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
                         format!("areas[{i}] visible_areas[{k}]"),
                         format!(
                             "visible area {} does not exist (sub-version {} names visible areas by id)",
-                            v.area_index, mesh.sub_version
+                            {v.area_index}, mesh.sub_version
                         ),
                     ));
                 }
@@ -158,10 +158,10 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             }
             if let EncounterPath::Spots { spots, .. } = path {
                 for (k, s) in spots.iter().enumerate() {
-                    if !spot_ids.contains(&s.hiding_spot_id) {
+                    if !spot_ids.contains(&{ s.hiding_spot_id }) {
                         out.push(Finding::error(
                             format!("areas[{i}] encounter_paths[{j}] spots[{k}]"),
-                            format!("hiding spot {} does not exist", s.hiding_spot_id),
+                            format!("hiding spot {} does not exist", { s.hiding_spot_id }),
                         ));
                     }
                 }

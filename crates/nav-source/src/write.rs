@@ -8,6 +8,7 @@
 
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, RawF32, Result};
+use zerocopy::{Immutable, IntoBytes};
 
 use crate::FORMAT;
 use crate::flavour::{Flavour, Layout, MAX_VERSION, TERROR_MIN_SUB_VERSION};
@@ -39,11 +40,27 @@ fn floats(w: &mut ByteWriter, values: &[RawF32]) {
     }
 }
 
+/// Appends a list of records whose memory is their file bytes on a little-endian machine (the
+/// packed 5-byte records, `u32` ids): one copy there, `each` record by record elsewhere.
+fn records<T: IntoBytes + Immutable>(
+    w: &mut ByteWriter,
+    list: &[T],
+    each: impl Fn(&mut ByteWriter, &T),
+) {
+    if cfg!(target_endian = "little") {
+        w.put(list);
+    } else {
+        for r in list {
+            each(w, r);
+        }
+    }
+}
+
 fn ids(w: &mut ByteWriter, field: impl core::fmt::Display, list: &[u32]) -> Result<()> {
     w.u32(narrow(FORMAT, field, list.len())?);
-    for id in list {
+    records(w, list, |w, id| {
         w.u32(*id);
-    }
+    });
     Ok(())
 }
 
@@ -62,7 +79,34 @@ fn names(w: &mut ByteWriter, what: &str, list: &[NavString]) -> Result<()> {
 
 /// Writes a model in its own flavour. A model read from a file gives that file's bytes back.
 pub fn write(mesh: &SourceMesh) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    write_into(mesh, &mut out)?;
+    Ok(out)
+}
+
+/// [`write()`] into `out`, replacing its contents. The exact size is reserved first, so a buffer
+/// that is already large enough (the input of a rewrite) is filled in place and a new one is
+/// allocated once. On error `out` holds unspecified bytes.
+pub fn write_into(mesh: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
     let layout = mesh.layout();
+    check_mesh(mesh, &layout)?;
+    let size = encoded_len(mesh, &layout);
+    let mut buf = core::mem::take(out);
+    buf.clear();
+    buf.reserve_exact(size);
+    let mut w = ByteWriter::from_vec(buf);
+    let written = write_mesh(&mut w, mesh, &layout);
+    *out = w.into_inner();
+    debug_assert!(
+        written.is_err() || out.len() == size,
+        "encoded_len is exact"
+    );
+    written
+}
+
+/// The mesh-level checks: fields the version does not store, and the Left 4 Dead data.
+fn check_mesh(mesh: &SourceMesh, layout: &Layout) -> Result<()> {
+    let layout = *layout;
     if !(1..=MAX_VERSION).contains(&mesh.version) {
         return Err(refuse(
             "version",
@@ -125,8 +169,10 @@ pub fn write(mesh: &SourceMesh) -> Result<Vec<u8>> {
             ),
         ));
     }
+    Ok(())
+}
 
-    let mut w = ByteWriter::with_capacity(estimate(mesh));
+fn write_mesh(w: &mut ByteWriter, mesh: &SourceMesh, layout: &Layout) -> Result<()> {
     w.u32(crate::flavour::MAGIC).u32(mesh.version);
     if layout.has_sub_version() {
         w.u32(mesh.sub_version);
@@ -138,7 +184,7 @@ pub fn write(mesh: &SourceMesh) -> Result<Vec<u8>> {
         w.u8(mesh.is_analyzed);
     }
     if layout.has_places() {
-        names(&mut w, "places", &mesh.places)?;
+        names(w, "places", &mesh.places)?;
         if layout.has_unnamed_areas_byte() {
             w.u8(mesh.has_unnamed_areas);
         }
@@ -151,24 +197,24 @@ pub fn write(mesh: &SourceMesh) -> Result<Vec<u8>> {
             ));
         }
         w.bytes(&terror.population.0).u8(0);
-        names(&mut w, "terror fog_places", &terror.fog_places)?;
+        names(w, "terror fog_places", &terror.fog_places)?;
     }
     w.u32(narrow(FORMAT, "areas count", mesh.areas.len())?);
     for (i, area) in mesh.areas.iter().enumerate() {
-        write_area(&mut w, &layout, area, i)?;
+        write_area(w, layout, area, i)?;
     }
     if layout.has_ladders() {
         w.u32(narrow(FORMAT, "ladders count", mesh.ladders.len())?);
         for (i, l) in mesh.ladders.iter().enumerate() {
             w.u32(l.id).f32(l.width);
-            floats(&mut w, &l.top);
-            floats(&mut w, &l.bottom);
+            floats(w, &l.top);
+            floats(w, &l.bottom);
             w.f32(l.length).u32(l.direction);
             if layout.has_dangling_byte() {
                 w.u8(l.is_dangling);
             } else {
                 absent(
-                    &layout,
+                    layout,
                     format_args!("ladders[{i}] is_dangling"),
                     l.is_dangling == 0,
                 )?;
@@ -182,25 +228,84 @@ pub fn write(mesh: &SourceMesh) -> Result<Vec<u8>> {
         w.f32(terror.max_view_distance);
     }
     w.bytes(&mesh.stale_tail);
-    Ok(w.into_inner())
+    Ok(())
 }
 
-fn estimate(mesh: &SourceMesh) -> usize {
-    let per_area: usize = mesh
-        .areas
-        .iter()
-        .map(|a| {
-            120usize
-                .saturating_add(a.connections.iter().map(Vec::len).sum::<usize>() * 4)
-                .saturating_add(a.hiding_spots.len() * 17)
-                .saturating_add(a.visible_areas.len() * 5)
-                .saturating_add(a.encounter_paths.len() * 16)
+/// The exact size [`write_mesh`] writes for a mesh that passes its checks (saturating; a mesh
+/// that fails them may get a wrong figure, which only sizes a buffer).
+fn encoded_len(mesh: &SourceMesh, layout: &Layout) -> usize {
+    let names = |list: &[NavString]| -> usize {
+        list.iter().fold(2usize, |n, name| {
+            n.saturating_add(2).saturating_add(name.0.len())
         })
-        .fold(0usize, usize::saturating_add);
-    per_area
-        .saturating_add(mesh.ladders.len() * 61)
-        .saturating_add(mesh.stale_tail.len())
-        .saturating_add(64)
+    };
+    let mut n = 8usize;
+    n += if layout.has_sub_version() { 4 } else { 0 };
+    n += if layout.has_bsp_size() { 4 } else { 0 };
+    n += usize::from(layout.has_is_analyzed());
+    if layout.has_places() {
+        n = n
+            .saturating_add(names(&mesh.places))
+            .saturating_add(usize::from(layout.has_unnamed_areas_byte()));
+    }
+    if let Some(t) = &mesh.terror {
+        n = n
+            .saturating_add(t.population.0.len())
+            .saturating_add(1 + 4)
+            .saturating_add(names(&t.fog_places));
+    }
+    n = n.saturating_add(4);
+    for area in &mesh.areas {
+        n = n.saturating_add(area_len(area, layout));
+    }
+    if layout.has_ladders() {
+        let each = if layout.has_dangling_byte() { 61 } else { 60 };
+        n = n.saturating_add(mesh.ladders.len().saturating_mul(each).saturating_add(4));
+    }
+    n.saturating_add(mesh.stale_tail.len())
+}
+
+fn area_len(area: &crate::model::Area, layout: &Layout) -> usize {
+    let list = |len: usize, each: usize| len.saturating_mul(each).saturating_add(4);
+    let mut n = 4 + layout.attribute_width() + 32 + 1 + 4;
+    for c in &area.connections {
+        n = n.saturating_add(list(c.len(), 4));
+    }
+    let spot = if layout.legacy_hiding_spots() { 12 } else { 17 };
+    n = n.saturating_add(area.hiding_spots.len().saturating_mul(spot));
+    if layout.has_base_approach() {
+        n = n.saturating_add(1 + area.approach_areas.len().saturating_mul(14));
+    }
+    for path in &area.encounter_paths {
+        n = n.saturating_add(match path {
+            EncounterPath::Positions { spots, .. } => 33 + spots.len().saturating_mul(16),
+            EncounterPath::Spots { spots, .. } => 11 + spots.len().saturating_mul(5),
+        });
+    }
+    n += if layout.has_places() { 2 } else { 0 };
+    if layout.has_area_ladders() {
+        for l in &area.ladders {
+            n = n.saturating_add(list(l.len(), 4));
+        }
+    }
+    n += if layout.has_occupy_times() { 8 } else { 0 };
+    n += if layout.has_light_intensity() { 16 } else { 0 };
+    if layout.has_base_visibility() {
+        n = n.saturating_add(list(area.visible_areas.len(), 5).saturating_add(4));
+    }
+    n.saturating_add(match &area.custom {
+        AreaCustom::None => 0,
+        AreaCustom::CounterStrike { approach_areas } => 1 + approach_areas.len().saturating_mul(14),
+        AreaCustom::TeamFortress2 { .. } => 4,
+        AreaCustom::Terror {
+            legacy_word,
+            visible_areas,
+            ..
+        } => {
+            let word: usize = if legacy_word.is_some() { 4 } else { 0 };
+            (4 + word + 2 + 4).saturating_add(list(visible_areas.len(), 5))
+        }
+    })
 }
 
 fn write_area(
@@ -243,9 +348,15 @@ fn write_area(
             )?;
             floats(w, &spot.position);
         } else {
-            w.u32(spot.id);
-            floats(w, &spot.position);
-            w.u8(spot.flags);
+            let mut rec = [0u8; 17];
+            let [pos @ .., flags] = &mut rec;
+            let (id, xyz) = pos.split_at_mut(4);
+            id.copy_from_slice(&spot.id.to_le_bytes());
+            for (out, v) in xyz.chunks_exact_mut(4).zip(&spot.position) {
+                out.copy_from_slice(&v.0.to_le_bytes());
+            }
+            *flags = spot.flags;
+            w.bytes(&rec);
         }
     }
     if layout.has_base_approach() {
@@ -309,9 +420,9 @@ fn write_area(
                     format_args!("areas[{i}] encounter_paths[{j}] spots count"),
                     spots.len(),
                 )?);
-                for s in spots {
+                records(w, spots, |w, s| {
                     w.u32(s.hiding_spot_id).u8(s.t);
-                }
+                });
             }
             (_, legacy) => {
                 return Err(refuse(
@@ -419,9 +530,9 @@ fn write_area(
                 format_args!("areas[{i}] visible_areas count"),
                 visible_areas.len(),
             )?);
-            for v in visible_areas {
+            records(w, visible_areas, |w, v| {
                 w.u32(v.area_index).u8(v.attributes);
-            }
+            });
             w.u32(*inherit_visibility_from);
         }
         _ => {
@@ -446,11 +557,17 @@ fn approach(
 ) -> Result<()> {
     w.u8(narrow(FORMAT, format_args!("{field} count"), list.len())?);
     for a in list {
-        w.u32(a.here_area_id)
-            .u32(a.prev_area_id)
-            .u8(a.prev_to_here_how)
-            .u32(a.next_area_id)
-            .u8(a.here_to_next_how);
+        let mut rec = [0u8; 14];
+        let (here, rest) = rec.split_at_mut(4);
+        here.copy_from_slice(&a.here_area_id.to_le_bytes());
+        let (prev, rest) = rest.split_at_mut(4);
+        prev.copy_from_slice(&a.prev_area_id.to_le_bytes());
+        let (how, rest) = rest.split_at_mut(1);
+        how.fill(a.prev_to_here_how);
+        let (next, how) = rest.split_at_mut(4);
+        next.copy_from_slice(&a.next_area_id.to_le_bytes());
+        how.fill(a.here_to_next_how);
+        w.bytes(&rec);
     }
     Ok(())
 }
@@ -461,9 +578,9 @@ fn visibility(w: &mut ByteWriter, area: &crate::model::Area, i: usize) -> Result
         format_args!("areas[{i}] visible_areas count"),
         area.visible_areas.len(),
     )?);
-    for v in &area.visible_areas {
+    records(w, &area.visible_areas, |w, v| {
         w.u32(v.area_id).u8(v.attributes);
-    }
+    });
     w.u32(area.inherit_visibility_from);
     Ok(())
 }

@@ -73,6 +73,10 @@ pub trait AnyFormat: Sync {
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// Parse into the model and write it again.
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
+    /// [`AnyFormat::rewrite`] in place: the model is written into the input's buffer once it is
+    /// read, so a rewrite holds one file-sized buffer instead of two ([`Format::write_into`]).
+    /// On error `bytes` holds unspecified bytes.
+    fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error>;
     /// The full round-trip oracle, on the file and on every part inside it.
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure>;
     /// Semantic findings.
@@ -174,6 +178,11 @@ where
 
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         self.write(&self.read(bytes)?)
+    }
+
+    fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error> {
+        let model = self.read(bytes)?;
+        self.write_into(&model, bytes)
     }
 
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure> {

@@ -6,8 +6,9 @@ use clap::{Parser, Subcommand};
 
 use crate::registry;
 
-/// The help's closing text: the formats of the registry, then [`AFTER_HELP`].
-fn after_help() -> String {
+/// The help's closing text: the formats of the registry, then [`AFTER_HELP`]. Added to the
+/// command only when the arguments may ask for help (`super::parse_args`), not on every run.
+pub(super) fn after_help() -> String {
     let mut text = String::from("Formats (for --format):\n");
     let width = registry::FORMATS
         .iter()
@@ -48,7 +49,7 @@ Examples:
 
 /// Inspect, validate, convert and round-trip navigation meshes of five game engines.
 #[derive(Debug, Parser)]
-#[command(name = "navkit", version, about, after_help = after_help())]
+#[command(name = "navkit", version, about)]
 pub(super) struct Cli {
     /// Read the input as this format instead of detecting it (see the list below).
     #[arg(

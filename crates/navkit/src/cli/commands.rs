@@ -9,14 +9,14 @@ use serde_json::json;
 use super::args::UpArg;
 use super::output::{
     detect, detect_or_fail, ending, input_error, out_raw, pretty_json, print_json, read,
-    summary_json, write_out,
+    read_input, summary_json, write_out,
 };
 use super::{CmdResult, Failure};
 use crate::registry::{self, AnyFormat, FORMATS};
 use crate::walk;
 
 pub(super) fn info(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
-    let bytes = read(path)?;
+    let bytes = read_input(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
     let summary = format.info(&bytes).map_err(|e| input_error(path, e))?;
     if json {
@@ -133,10 +133,13 @@ pub(super) fn rewrite(
     path: &Path,
     out: &Path,
 ) -> CmdResult {
-    let bytes = read(path)?;
+    let mut bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
-    let written = format.rewrite(&bytes).map_err(|e| input_error(path, e))?;
-    write_out(out, &written)
+    // The input's buffer takes the output: one file-sized buffer, not two.
+    format
+        .rewrite_in_place(&mut bytes)
+        .map_err(|e| input_error(path, e))?;
+    write_out(out, &bytes)
 }
 
 /// What checking one file of a batch gave.

@@ -7,7 +7,7 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::registry::{self, AnyFormat, FORMATS};
 
@@ -42,7 +42,7 @@ pub(super) type CmdResult = Result<(), Failure>;
 
 /// Runs the tool.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_args(std::env::args_os().collect());
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
@@ -55,6 +55,32 @@ pub fn main() -> ExitCode {
         }
         Err(Failure::Reported) => ExitCode::from(1),
     }
+}
+
+/// Parses the command line like `Cli::parse`, exiting on a usage error or after help. The help's
+/// closing text ([`args::after_help`]) is built only when the arguments may print it.
+fn parse_args(args: Vec<std::ffi::OsString>) -> Cli {
+    let mut command = Cli::command();
+    if may_print_help(&args) {
+        command = command.after_help(args::after_help());
+    }
+    let mut matches = command.get_matches_from(args);
+    Cli::from_arg_matches_mut(&mut matches)
+        .map_err(|e| e.format(&mut Cli::command()))
+        .unwrap_or_else(|e| e.exit())
+}
+
+/// Whether the top-level help may be printed: no arguments at all, or any argument that asks
+/// for help (`help`, `--help`, or a short-flag group with `h`). Erring on the side of yes only
+/// costs building the text.
+fn may_print_help(args: &[std::ffi::OsString]) -> bool {
+    args.len() <= 1
+        || args.iter().skip(1).any(|a| {
+            let a = a.to_string_lossy();
+            a == "help"
+                || a == "--help"
+                || (a.starts_with('-') && !a.starts_with("--") && a.contains('h'))
+        })
 }
 
 fn run(cli: Cli) -> CmdResult {
@@ -128,11 +154,24 @@ fn flavoured(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+    use clap::Parser;
 
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn help_is_built_only_when_asked_for() {
+        let args = |list: &[&str]| list.iter().map(Into::into).collect::<Vec<_>>();
+        assert!(may_print_help(&args(&["navkit"])));
+        assert!(may_print_help(&args(&["navkit", "--help"])));
+        assert!(may_print_help(&args(&["navkit", "help", "info"])));
+        assert!(may_print_help(&args(&["navkit", "-Vh"])));
+        assert!(!may_print_help(&args(&[
+            "navkit", "info", "x.nav", "--json"
+        ])));
+        assert!(args::after_help().contains("nav-source"));
     }
 
     #[test]
