@@ -1,5 +1,11 @@
 //! Parse, walk, to_model and write of a town-sized region made by the crate's builder (no public
 //! `.nvm` file exists, so the corpus has none to measure).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -1,5 +1,11 @@
 //! Round trip of every real file in the `silkroad` corpus folder (none is public today) and of
 //! every sample file the crate's builder made (`samples/silkroad/`).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,11 @@
 //! Hand-built edge cases: files made byte by byte from the documented layout (independently of
 //! the writer), every truncation of a small file, absurd counts, wrong signatures and tails.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use jmxvnvm::{Layout, Nvm, TileMap, parse, validate, write};
 use nav_core::oracle::roundtrip_bytes;

@@ -2,6 +2,12 @@
 //! validate clean; a region whose cells were merged by an edit, or whose last object was
 //! deleted, is made consistent again, writes and reads back equal, and a second fix changes
 //! nothing; the change lines of a small built case are exact.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::PathBuf;
 

@@ -1,6 +1,12 @@
 //! The geometry mapping: cell quads on the height map, open and blocked kinds, neighbours from the
 //! internal edges, objects and their links; consistency over the samples, arbitrary models and
 //! the corpus (empty so far).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::testing::noise;
 use std::collections::{BTreeSet, HashMap};

@@ -1,4 +1,10 @@
 //! Structured round trips of arbitrary models, and edits of built models.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use arbitrary::{Arbitrary, Unstructured};
 use jmxvnvm::build::{empty, town};

@@ -1,4 +1,10 @@
 //! Snapshots of dumps and summaries of files the crate's own builder makes.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use jmxvnvm::build::{empty, legacy, town};
 use jmxvnvm::model::TILE_SIZE;

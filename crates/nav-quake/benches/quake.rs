@@ -1,4 +1,10 @@
 //! Parse, walk, model and write throughput on the largest Quake corpus file.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use criterion::{Criterion, Throughput, criterion_main};
 use nav_quake::{NavFile, NavView};

@@ -1,6 +1,12 @@
 //! `fix` after a hand edit: real files that validate clean come back unchanged, a removed node
 //! leaves links that `fix` drops (re-packing the node link ranges) until `validate` reports no
 //! error, and the sample room gives exactly the expected change lines.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

@@ -1,4 +1,10 @@
 //! Structured round trips: arbitrary models through the writer and back, and model edits.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

@@ -1,4 +1,10 @@
 //! Snapshots of the readable dump of the samples, one per record layout.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

@@ -1,5 +1,11 @@
 //! Hand-built edge cases: every version without a real sample, empty meshes, odd floats,
 //! truncation at every byte, absurd counts, wrong magic and versions, and the fuzz findings.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::Format;
 use nav_core::oracle::roundtrip_bytes;

@@ -1,5 +1,11 @@
 //! The geometry mapping: quads, kinds, neighbours, the area graph and ladder links of a hand-built
 //! mesh; consistency over arbitrary models, the samples and every corpus file.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::testing::noise;
 use std::collections::BTreeMap;

@@ -1,5 +1,11 @@
 //! Structured round trips of arbitrary models, and model edits that must write, re-parse and
 //! validate clean.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use arbitrary::{Arbitrary, Unstructured};
 use nav_core::oracle::roundtrip_model;

@@ -1,6 +1,12 @@
 //! Samples this crate's writer makes (kept in `samples/source/`), snapshots of their dumps,
 //! snapshots of the summaries of a few corpus files, and dumps of the two smallest Left 4 Dead
 //! development maps (a few hundred bytes of readable text; the files themselves are not copied).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::PathBuf;
 

@@ -1,5 +1,11 @@
 //! Parse, model, write and KV3-decode throughput on the largest real Source 2 file (the
 //! incoming or corpus folder), or on a writer-made grid when none is present.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use criterion::{Criterion, Throughput, criterion_main};
 use nav_source2::Source2View;

@@ -1,5 +1,11 @@
 //! Hand-built edge cases: truncation at every byte, absurd counts, bad magic and versions,
 //! alignment padding, the encounter-path count, and the writer's refusals.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::testing::LeBuilder;
 use nav_core::{ErrorKind, Format, RawF32};

@@ -1,5 +1,11 @@
 //! Models: arbitrary ones (from a deterministic byte stream) must come back equal from their own
 //! bytes, JSON keeps the model, and geometry maps every area.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

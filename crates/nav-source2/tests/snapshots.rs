@@ -1,5 +1,11 @@
 //! Snapshots of readable dumps: of the writer-made samples, of the three smallest real files
 //! (where the incoming folder is present), and the summaries of every real file.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

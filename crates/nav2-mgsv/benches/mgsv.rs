@@ -1,4 +1,10 @@
 //! Throughput of the `.nav2` parser and writer on the largest corpus file.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nav_core::Format;

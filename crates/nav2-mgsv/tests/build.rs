@@ -1,6 +1,12 @@
 //! The builder: files made from the sample meshes and a generated grid validate clean, read back
 //! byte for byte, and their geometry is the input mesh (positions within half a quantisation
 //! step, the same triangles and the same adjacency).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;

@@ -1,5 +1,11 @@
 //! Hand-built edge cases: empty files, truncation, absurd counts, bad and overlapping offsets,
 //! wrong versions, odd floats, non-zero padding, the ConnectTileInfo, and fuzz regressions.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 mod common;
 

@@ -2,6 +2,12 @@
 //! Obj2Nav2 file are mended; a real file broken by an edit (and a built one) is made consistent
 //! again, writes and reads back equal, and a second fix changes nothing; and the change lines of a
 //! small built case are exact.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::geometry::TriangleMesh;
 use nav_core::testing::{corpus_dir, is_negative, real_files};

@@ -1,6 +1,12 @@
 //! Geometry of `.nav2` files: a hand-built model maps to the expected polygons, kinds, neighbours,
 //! nodes and links; every corpus file maps to consistent geometry whose neighbours lie across the
 //! edges they are stored on.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::geometry::UpAxis;
 use nav_core::testing::noise;

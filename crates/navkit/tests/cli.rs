@@ -1,4 +1,10 @@
 //! The `navkit` binary end to end: output, exit status, and files it writes.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

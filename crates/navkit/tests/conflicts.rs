@@ -1,5 +1,11 @@
 //! `navkit conflicts` end to end: the corpus's two plugins with 30 equal FormIDs, and a
 //! hand-made plugin that still links to the navmesh a corpus plugin deletes.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -1,5 +1,11 @@
 //! `navkit diff`: every corpus file diffed with its own rewrite is empty; hand-made edits through
 //! the JSON model give exactly the expected lines; exit status 0, 1 and 2; `--json` and `--all`.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

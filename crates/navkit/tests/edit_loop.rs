@@ -2,6 +2,12 @@
 //! builder, export (OBJ) -> build -> export gives the same vertex positions and the same surface
 //! area; and the same loop end to end through the binary, in OBJ and glTF, with `--up z`, turned
 //! and refused triangles.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

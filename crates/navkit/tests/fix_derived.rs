@@ -2,6 +2,12 @@
 //! `NVNM` and a built Fox Engine `.nav2`, each broken through the library as a hand edit would
 //! break it, are reported by `fix --check` (exit 1), fixed by `fix -o` (exit 0) into a file that
 //! `validate` passes; an unedited file comes back byte for byte.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

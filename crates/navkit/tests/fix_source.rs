@@ -1,6 +1,12 @@
 //! `navkit fix` end to end on a Source `.nav`: a file with one area deleted is reported by
 //! `--check`, mended by `-o`, and then validates clean; an unedited file is written back
 //! byte-identical.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

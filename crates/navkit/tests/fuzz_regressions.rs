@@ -3,6 +3,12 @@
 //!
 //! The table below names every target of `fuzz/Cargo.toml`; a test checks that the two lists
 //! agree, so a new fuzz target cannot be left out of the replay.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,11 @@
 //! Export and pictures: every corpus file exports to OBJ and glTF that independent readers (tobj,
 //! gltf) load with the counts of the source; pictures have the right size and are not blank.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::Path;
 

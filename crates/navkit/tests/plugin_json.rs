@@ -1,6 +1,12 @@
 //! A plugin's JSON shows each navmesh as NVNM geometry, and a vertex edited there comes back as
 //! a plugin whose record and group sizes are right and whose other records are unchanged: on
 //! every real plugin, through the binary.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

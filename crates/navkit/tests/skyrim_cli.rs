@@ -1,5 +1,11 @@
 //! `navkit extract` and `navkit replace` on the real Skyrim plugins: the extracted blobs are the
 //! corpus's own `.nvnm` files byte for byte, and putting one back unchanged gives the plugin back.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

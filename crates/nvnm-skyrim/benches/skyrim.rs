@@ -1,5 +1,11 @@
 //! Throughput of the NVNM parser and writer over all corpus blobs, and of the plugin walk over
 //! the largest corpus plugin. Skips with a note when the corpus is absent.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use criterion::{Criterion, Throughput, criterion_main};
 use nav_core::Format;

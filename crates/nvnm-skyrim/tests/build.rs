@@ -1,5 +1,11 @@
 //! The builder: meshes in, version-12 navmeshes out that validate clean, round-trip byte for
 //! byte, and map back to the input; refusals name the limit; the grid rules against the corpus.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::testing::noise;
 use std::path::{Path, PathBuf};

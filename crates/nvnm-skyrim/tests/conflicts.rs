@@ -1,6 +1,12 @@
 //! Navmeshes shared by several plugins of a load order, and deleted navmeshes still linked to:
 //! on the corpus (two plugins by one author with 30 equal FormIDs, one plugin that deletes a
 //! Skyrim.esm navmesh) and on hand-made plugins.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::Format;
 use nav_core::testing::corpus_dir;

@@ -1,5 +1,11 @@
 //! Round trip of every real file: the NVNM blobs of `skyrim/nvnm` and the plugins of `skyrim`,
 //! in the corpus and in the incoming folder (the same expectations for both).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::PathBuf;
 

@@ -2,6 +2,12 @@
 //! every part of the version-15 layout (edge links and waypoints are in no real file yet),
 //! truncation at every byte, absurd counts, bad group sizes, zlib oddities, and the writer's
 //! refusals.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::oracle::{roundtrip_bytes, roundtrip_model};
 use nav_core::testing::LeBuilder;

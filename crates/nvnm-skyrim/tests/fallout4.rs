@@ -4,6 +4,12 @@
 //! The blob is looked for in `skyrim/nvnm` of the incoming folder and of the corpus; when neither
 //! has it, it is extracted from the corpus plugin it came from. With none of the three, the
 //! real-file tests skip with a note.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::testing::real_files;
 use nav_core::{Format, RawF32, Severity};

@@ -3,6 +3,12 @@
 //! broken by an edit (or built ones, without the corpus) are made consistent again, write and
 //! read back equal, and a second fix changes nothing; and the change lines of small built cases
 //! are exact.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::PathBuf;
 

@@ -1,5 +1,11 @@
 //! Geometry of NVNM blobs and plugins: counts and kinds of the hand-built samples, neighbours and
 //! graph nodes, and consistency over every corpus file.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::Format;
 use nav_core::geometry::UpAxis;

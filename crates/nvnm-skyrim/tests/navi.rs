@@ -1,6 +1,12 @@
 //! The navmesh info map (`NAVI`): every corpus plugin's record read as data and written back
 //! byte for byte, hand-built edge cases, validation across records, and the `NVMI` update
 //! after a navmesh is replaced.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::testing::{LeBuilder, corpus_dir, corpus_files};
 use nav_core::{ErrorKind, Format, RawF32, Severity};

@@ -1,5 +1,11 @@
 //! The files of `samples/skyrim/` are what the writer makes from the sample models today.
 //! `NAVKIT_BLESS=1` rewrites them; otherwise a difference fails.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use std::path::PathBuf;
 

@@ -1,5 +1,11 @@
 //! Snapshots of the dumps of the sample files (made by this crate's writer) and of the
 //! summaries of a few corpus files (counts only: corpus data is not copied into the repository).
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use nav_core::Format;
 use nav_core::testing::corpus_dir;

@@ -1,3 +1,9 @@
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 #![allow(dead_code)]
 //! Small models built in code: the repository's samples and the snapshots' inputs.
 

@@ -1,5 +1,11 @@
 //! Decoder tests on hand-made blobs: compressed variants of the encoder's output, and hostile
 //! headers and type streams that must fail quickly and without panicking.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 
 use super::*;
 use crate::samples::kv3_v5;

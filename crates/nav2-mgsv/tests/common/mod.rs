@@ -1,5 +1,11 @@
 //! Models built in code: the samples in `samples/mgsv/` and the starting points of the edit
 //! tests.
+// Test code: a panic is a failed test, and the values cast are small known ones.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
 #![allow(dead_code)]
 
 use nav_core::RawF32;
