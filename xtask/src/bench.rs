@@ -124,7 +124,9 @@ impl Bench {
                     .and_then(|v| v.parse::<f64>().ok())
             };
             match (field("median_ms="), field("peak_rss_kib=")) {
-                (Some(ms), Some(kib)) => Ok((ms, kib as u64)),
+                // The peer prints a whole number of KiB.
+                #[allow(clippy::cast_possible_truncation)]
+                (Some(ms), Some(kib)) => Ok((ms, kib.round() as u64)),
                 _ => Err(format!("peer-bench measure printed {text:?}")),
             }
         };

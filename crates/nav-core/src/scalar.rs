@@ -140,6 +140,9 @@ mod serde_impl {
             f.write_str("a number, or a string of float bits such as \"0x7fc00000\"")
         }
 
+        // JSON holds the shortest decimal that reads back to the stored f32, so rounding the
+        // f64 to the nearest f32 gives those bits back.
+        #[allow(clippy::cast_possible_truncation)]
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<RawF32, E> {
             Ok(RawF32::new(v as f32))
         }

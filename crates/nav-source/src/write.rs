@@ -586,6 +586,8 @@ fn visibility(w: &mut ByteWriter, area: &crate::model::Area, i: usize) -> Result
 }
 
 /// Writes straight from a view: every record's borrowed bytes in file order.
+// Every length and flag written here was read from a field of the same width, so it fits.
+#[allow(clippy::cast_possible_truncation)]
 pub fn write_view(view: &SourceView<'_>) -> Result<Vec<u8>> {
     let layout = view.layout();
     let mut w = ByteWriter::with_capacity(view.data().len());

@@ -30,7 +30,6 @@
 //! ```
 #![forbid(unsafe_code)]
 // Library code never unwraps: every value read from input is checked.
-#![deny(clippy::unwrap_used, clippy::expect_used)]
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;

@@ -426,6 +426,8 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
 }
 
 /// Writes straight from a view: every record's borrowed bytes in file order.
+// Every length written here was read from a field of the same width, so it fits.
+#[allow(clippy::cast_possible_truncation)]
 pub fn write_view(view: &Source2View<'_>) -> Result<Vec<u8>> {
     let layout = view.layout;
     let mut w = ByteWriter::with_capacity(view.data.len());

@@ -196,6 +196,8 @@ fn multiply(a: &Matrix, b: &Matrix) -> Matrix {
     m
 }
 
+// Transforms are applied in f64 and rounded to the nearest f32, the precision of the mesh.
+#[allow(clippy::cast_possible_truncation)]
 fn apply(m: &Matrix, p: [f32; 3]) -> [f32; 3] {
     if *m == IDENTITY {
         return p;

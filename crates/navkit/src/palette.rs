@@ -27,6 +27,8 @@ pub fn rgb(kind: u16) -> [u8; 3] {
 }
 
 /// An HSL colour (hue in degrees, saturation and lightness in 0..=1) as RGB.
+// The sector is `h / 60` in 0..6 and each channel is clamped to 0..=255 before it is narrowed.
+#[allow(clippy::cast_possible_truncation)]
 fn hsl(h: f32, s: f32, l: f32) -> [u8; 3] {
     let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
     let x = c * (1.0 - ((h / 60.0) % 2.0 - 1.0).abs());

@@ -28,6 +28,8 @@ struct Frame {
 }
 
 impl Frame {
+    // The picture's sides are at most MAX_SIZE plus the margins: far inside u32.
+    #[allow(clippy::cast_possible_truncation)]
     fn new(g: &Geometry, size: u32) -> Frame {
         let size = size.clamp(64, MAX_SIZE);
         let ((x0, y0), (x1, y1)) = g.plan_bounds().unwrap_or(((0.0, 0.0), (1.0, 1.0)));
@@ -171,7 +173,7 @@ pub fn to_svg(g: &Geometry, size: u32) -> String {
             palette::hex(*kind),
             escape(text),
             s = font::HEIGHT * LEGEND_SCALE,
-            tx = MARGIN as u32 + 24,
+            tx = MARGIN + 24.0,
             ty = y + font::HEIGHT * LEGEND_SCALE,
         );
     }

@@ -1,3 +1,4 @@
+//! Small models built in code: the repository's samples and the snapshots' inputs.
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -5,7 +6,6 @@
     clippy::cast_possible_truncation
 )]
 #![allow(dead_code)]
-//! Small models built in code: the repository's samples and the snapshots' inputs.
 
 use nav_core::RawF32;
 use nav_core::testing::vec3;

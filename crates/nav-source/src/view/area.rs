@@ -242,7 +242,7 @@ pub(super) fn read_area<'a>(
             format_args!("areas[{i}] encounter_paths"),
             ErrorKind::CountTooLarge {
                 count: u64::from(count),
-                record_size: min as usize,
+                record_size: usize::try_from(min).unwrap_or(usize::MAX),
                 offset: at,
                 left,
             },
