@@ -58,7 +58,9 @@ fn bench(c: &mut Criterion) {
         );
         return;
     };
-    let Ok(model) = nav_source::parse(&bytes).map(|v| v.to_model()) else {
+    let Ok(model) =
+        nav_source::SourceView::parse(&bytes).map(|v| nav_source::SourceMesh::from_view(&v))
+    else {
         eprintln!(
             "note: nav-source bench skipped: {} does not parse",
             path.display()
@@ -75,17 +77,20 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| nav_source::parse(black_box(&bytes)).map(|v| v.area_count()))
+        b.iter(|| nav_source::SourceView::parse(black_box(&bytes)).map(|v| v.area_count()))
     });
     g.bench_function("parse_and_walk", |b| {
-        b.iter(|| nav_source::parse(black_box(&bytes)).map(|v| walk(&v)))
+        b.iter(|| nav_source::SourceView::parse(black_box(&bytes)).map(|v| walk(&v)))
     });
     g.bench_function("to_model", |b| {
-        b.iter(|| nav_source::parse(black_box(&bytes)).map(|v| v.to_model()))
+        b.iter(|| {
+            nav_source::SourceView::parse(black_box(&bytes))
+                .map(|v| nav_source::SourceMesh::from_view(&v))
+        })
     });
     g.bench_function("write", |b| b.iter(|| nav_source::write(black_box(&model))));
     g.bench_function("write_view", |b| {
-        let view = nav_source::parse(&bytes).ok();
+        let view = nav_source::SourceView::parse(&bytes).ok();
         b.iter(|| view.as_ref().map(nav_source::write_view))
     });
     g.finish();

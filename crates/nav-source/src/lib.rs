@@ -5,8 +5,9 @@
 //! Left 4 Dead 1 and 2, and the older GoldSrc CS 1.6 / Condition Zero bot files (versions 3 to
 //! 5). Source 2 files share the magic but not the format (version 30 and up); they are refused.
 //!
-//! - [`parse`] builds a zero-copy [`SourceView`], detecting the game [`Flavour`];
-//!   [`parse_with`] reads as a flavour you choose.
+//! - [`SourceView::parse`] builds a zero-copy view, detecting the game [`Flavour`];
+//!   [`SourceView::parse_with`] reads as a flavour you choose; [`SourceMesh::from_view`] copies a
+//!   view into the owned model.
 //! - [`SourceView::to_model`] copies into the owned [`SourceMesh`]; [`write()`] serialises it.
 //! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
 //!   hand edit (what `navkit fix` runs).
@@ -25,10 +26,10 @@
 //!     ..Area::default()
 //! });
 //! let bytes = nav_source::write(&mesh)?;
-//! let view = nav_source::parse(&bytes)?;
+//! let view = nav_source::SourceView::parse(&bytes)?;
 //! assert_eq!(view.flavour(), Flavour::TeamFortress2);
 //! assert_eq!(view.area(0).map(|a| a.id), Some(1));
-//! assert_eq!(view.to_model(), mesh);
+//! assert_eq!(SourceMesh::from_view(&view), mesh);
 //! # Ok::<(), nav_core::Error>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -58,20 +59,32 @@ pub use model::{
     SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
 pub use validate::validate;
-pub use view::{AreaView, SourceView, parse, parse_with};
+pub use view::{AreaView, SourceView};
 pub use write::{write, write_into, write_view};
 
 /// The crate name, as errors and the command-line tool show it.
 pub const FORMAT: &str = "nav-source";
 
-impl SourceView<'_> {
-    /// Copies the view into the owned model.
-    pub fn to_model(&self) -> SourceMesh {
-        convert::to_model(self)
+impl<'a> SourceView<'a> {
+    /// Reads a `.nav` file, detecting the game layout from the sub-version (see [`view::parse`]).
+    pub fn parse(bytes: &'a [u8]) -> Result<SourceView<'a>> {
+        view::parse(bytes)
+    }
+
+    /// Reads a `.nav` file as one game's layout (see [`view::parse_with`]).
+    pub fn parse_with(bytes: &'a [u8], flavour: Flavour) -> Result<SourceView<'a>> {
+        view::parse_with(bytes, flavour)
     }
 }
 
-/// The Source `.nav` format, with flavour auto-detection (see [`parse`]).
+impl SourceMesh {
+    /// Copies a view into the owned model.
+    pub fn from_view(view: &SourceView<'_>) -> SourceMesh {
+        convert::to_model(view)
+    }
+}
+
+/// The Source `.nav` format, with flavour auto-detection (see [`SourceView::parse`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SourceNav;
 
@@ -100,11 +113,11 @@ impl Format for SourceNav {
     }
 
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {
-        parse(bytes)
+        SourceView::parse(bytes)
     }
 
     fn to_model(&self, view: &SourceView<'_>) -> SourceMesh {
-        view.to_model()
+        SourceMesh::from_view(view)
     }
 
     fn write(&self, model: &SourceMesh) -> Result<Vec<u8>> {
@@ -210,11 +223,11 @@ impl Format for SourceNavAs {
     }
 
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {
-        parse_with(bytes, self.0)
+        SourceView::parse_with(bytes, self.0)
     }
 
     fn to_model(&self, view: &SourceView<'_>) -> SourceMesh {
-        view.to_model()
+        SourceMesh::from_view(view)
     }
 
     fn write(&self, model: &SourceMesh) -> Result<Vec<u8>> {

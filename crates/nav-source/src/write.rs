@@ -707,7 +707,7 @@ pub(crate) fn check_detectable(mesh: &SourceMesh, bytes: &[u8]) -> Result<()> {
             "flavour",
             format_args!(
                 "the written file would be read back as {f}, not {} (at sub-version {} the two are \
-                 indistinguishable here); write it with nav_source::write and read it with parse_with",
+                 indistinguishable here); write it with nav_source::write and read it with SourceView::parse_with",
                 mesh.flavour, mesh.sub_version
             ),
         )),

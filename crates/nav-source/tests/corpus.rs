@@ -134,7 +134,7 @@ fn real_file_flavours_and_tails() {
             panic!("corpus file {file} is missing");
         };
         let bytes = std::fs::read(&path).expect("readable");
-        let view = nav_source::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let view = nav_source::SourceView::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(view.flavour(), *flavour, "{file}");
         assert_eq!(view.layout().version_text(), *version, "{file}");
         assert_eq!(view.stale_tail().len(), *tail, "{file}");
@@ -157,14 +157,14 @@ fn explicit_wrong_flavour_is_refused() {
         return;
     };
     let bytes = std::fs::read(path).expect("itemtest");
-    let err = nav_source::parse_with(&bytes, Flavour::Base).unwrap_err();
+    let err = nav_source::SourceView::parse_with(&bytes, Flavour::Base).unwrap_err();
     assert!(err.to_string().starts_with("nav-source: "), "{err}");
-    let err = nav_source::parse_with(&bytes, Flavour::Left4Dead2).unwrap_err();
+    let err = nav_source::SourceView::parse_with(&bytes, Flavour::Left4Dead2).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: sub_version: the l4d2 flavour needs sub-version 12 or more, this file has 2 at offset 0x8"
     );
-    let view = nav_source::parse_with(&bytes, Flavour::TeamFortress2).expect("tf2");
+    let view = nav_source::SourceView::parse_with(&bytes, Flavour::TeamFortress2).expect("tf2");
     assert_eq!(view.area_count(), 33);
 }
 
@@ -183,7 +183,7 @@ fn real_file_flavour_is_unambiguous() {
             continue;
         }
         let bytes = std::fs::read(&path).expect("readable");
-        let view = nav_source::parse(&bytes).expect("parses");
+        let view = nav_source::SourceView::parse(&bytes).expect("parses");
         if view.sub_version() == 0 || view.area_count() == 0 {
             continue;
         }
@@ -194,7 +194,7 @@ fn real_file_flavour_is_unambiguous() {
             Flavour::Left4Dead2,
         ]
         .into_iter()
-        .filter(|f| nav_source::parse_with(&bytes, *f).is_ok())
+        .filter(|f| nav_source::SourceView::parse_with(&bytes, *f).is_ok())
         .collect();
         let expected = if view.flavour() == Flavour::Left4Dead {
             Flavour::Left4Dead2

@@ -279,7 +279,7 @@ fn truncation_at_every_byte_is_an_error() {
         let bytes = hand_file(version);
         for len in 0..bytes.len() {
             let cut = &bytes[..len];
-            let result = nav_source::parse(cut);
+            let result = nav_source::SourceView::parse(cut);
             if version <= 5 {
                 // A cut GoldSrc file may still end after a whole record; then the rest is kept.
                 if let Ok(view) = result {
@@ -299,7 +299,7 @@ fn truncation_at_every_byte_is_an_error() {
 #[test]
 fn absurd_counts_are_refused_before_allocating() {
     let bytes = header(16, 0, &[]).u32(u32::MAX).u32(0).finish();
-    let err = nav_source::parse(&bytes).unwrap_err();
+    let err = nav_source::SourceView::parse(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: areas: count 4294967295 at offset 0x18 exceeds the 4 bytes left (58 bytes each)"
@@ -307,7 +307,7 @@ fn absurd_counts_are_refused_before_allocating() {
     let mut b = header(16, 0, &[]).u32(1).u32(7).u32(0);
     b = b.vec3(0.0, 0.0, 0.0).vec3(0.0, 0.0, 0.0).f32(0.0).f32(0.0);
     b = b.u32(u32::MAX).fill(0, 40);
-    let err = nav_source::parse(&b.finish()).unwrap_err();
+    let err = nav_source::SourceView::parse(&b.finish()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: areas[0] connections[0]: count 4294967295 at offset 0x44 exceeds the 40 bytes left (4 bytes each)"
@@ -322,7 +322,7 @@ fn absurd_counts_are_refused_before_allocating() {
         .u8(0)
         .u32(0x1000_0000)
         .fill(0, 30);
-    let err = nav_source::parse(&b.finish()).unwrap_err();
+    let err = nav_source::SourceView::parse(&b.finish()).unwrap_err();
     assert!(
         err.to_string()
             .starts_with("nav-source: areas[0] encounter_paths: count 268435456"),
@@ -335,7 +335,7 @@ fn absurd_counts_are_refused_before_allocating() {
         .u16(3)
         .u16(0xffff)
         .finish();
-    let err = nav_source::parse(&places).unwrap_err();
+    let err = nav_source::SourceView::parse(&places).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: places[0] name: 65535 bytes needed at offset 0x10, only 0 left"
@@ -344,7 +344,7 @@ fn absurd_counts_are_refused_before_allocating() {
 
 #[test]
 fn wrong_magic_and_versions() {
-    let err = nav_source::parse(b"NAV2\x10\0\0\0").unwrap_err();
+    let err = nav_source::SourceView::parse(b"NAV2\x10\0\0\0").unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: magic: magic \"NAV2\" at offset 0x0 is not 0xFEEDFACE (bytes ce fa ed fe)"
@@ -353,7 +353,7 @@ fn wrong_magic_and_versions() {
         let bytes = LeBuilder::new().u32(MAGIC).u32(v).fill(0, 32).finish();
         // The magic is enough to claim the file, so that the parser's message reaches the user.
         assert!(SourceNav.sniff(&bytes));
-        let err = nav_source::parse(&bytes).unwrap_err();
+        let err = nav_source::SourceView::parse(&bytes).unwrap_err();
         assert_eq!(
             err.to_string(),
             format!(
@@ -367,7 +367,7 @@ fn wrong_magic_and_versions() {
         .u32(1)
         .fill(0, 32)
         .finish();
-    let err = nav_source::parse(&s2).unwrap_err();
+    let err = nav_source::SourceView::parse(&s2).unwrap_err();
     assert!(
         err.to_string().contains("this is a Source 2 nav file"),
         "{err}"
@@ -381,7 +381,7 @@ fn wrong_magic_and_versions() {
 fn trailing_bytes_from_v6_are_refused_and_every_flavour_is_named() {
     let mut bytes = header(16, 2, &[]).u32(0).u32(0).finish();
     bytes.extend_from_slice(&[1, 2, 3]);
-    let err = nav_source::parse(&bytes).unwrap_err();
+    let err = nav_source::SourceView::parse(&bytes).unwrap_err();
     // All three stop at the same offset: the first tried (the sub-version's own) leads.
     assert_eq!(
         err.to_string(),
@@ -408,7 +408,7 @@ fn place_names_longer_than_the_engine_buffer_are_consumed() {
 #[test]
 fn l4d_population_without_nul_is_refused() {
     let bytes = header(16, 14, &[]).bytes(b"abc").finish();
-    let err = nav_source::parse_with(&bytes, Flavour::Left4Dead2).unwrap_err();
+    let err = nav_source::SourceView::parse_with(&bytes, Flavour::Left4Dead2).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: population: no NUL ends the population name at offset 0x14"
@@ -515,15 +515,18 @@ fn l4d_sub_version_12_reads_its_extra_word() {
         SourceNav.validate(&m)
     );
     // The two Left 4 Dead flavours share their rules; the word is gated on the sub-version.
-    let l4d2 = nav_source::parse_with(&bytes, Flavour::Left4Dead2).expect("as l4d2");
-    assert_eq!(l4d2.to_model().areas, m.areas);
+    let l4d2 = nav_source::SourceView::parse_with(&bytes, Flavour::Left4Dead2).expect("as l4d2");
+    assert_eq!(nav_source::SourceMesh::from_view(&l4d2).areas, m.areas);
     // No other flavour reads it.
     for f in [
         Flavour::Base,
         Flavour::CounterStrike,
         Flavour::TeamFortress2,
     ] {
-        assert!(nav_source::parse_with(&bytes, f).is_err(), "{f}");
+        assert!(
+            nav_source::SourceView::parse_with(&bytes, f).is_err(),
+            "{f}"
+        );
     }
 }
 
@@ -531,7 +534,7 @@ fn l4d_sub_version_12_reads_its_extra_word() {
 fn the_flavour_that_got_furthest_leads_the_error() {
     let bytes = l4d_sub_12_file(12);
     let cut = &bytes[..bytes.len() - 1];
-    let err = nav_source::parse(cut).unwrap_err();
+    let err = nav_source::SourceView::parse(cut).unwrap_err();
     // The header with its one place ends at 0x1b, where base, cs and tf2 take "defa" for the
     // area count and stop at 0x1f, where its areas would start; l4d reads up to the float after
     // the ladders.
@@ -550,13 +553,15 @@ fn the_flavour_that_got_furthest_leads_the_error() {
 #[test]
 fn l4d_below_sub_version_12_is_refused() {
     let bytes = l4d_sub_12_file(11);
-    let err = nav_source::parse_with(&bytes, Flavour::Left4Dead).unwrap_err();
+    let err = nav_source::SourceView::parse_with(&bytes, Flavour::Left4Dead).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-source: sub_version: the l4d flavour needs sub-version 12 or more, this file has 11 at offset 0x8"
     );
     // Auto-detection does not try the Left 4 Dead flavours there.
-    let err = nav_source::parse(&bytes).unwrap_err().to_string();
+    let err = nav_source::SourceView::parse(&bytes)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("furthest as base") && !err.contains("l4d"),
         "{err}"

@@ -59,9 +59,9 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("to_model", |b| {
         b.iter(|| {
-            Source2View::parse(black_box(&bytes))
-                .expect("file parses")
-                .to_model()
+            nav_source2::Source2Mesh::from_view(
+                &Source2View::parse(black_box(&bytes)).expect("file parses"),
+            )
         })
     });
     let model = nav_source2::read(&bytes).expect("file parses");

@@ -24,7 +24,7 @@
 //! let bytes = nav_source2::write(&mesh)?;
 //! let view = Source2View::parse(&bytes)?;
 //! assert_eq!(view.areas.len(), 4);
-//! assert_eq!(view.to_model(), mesh);
+//! assert_eq!(Source2Mesh::from_view(&view), mesh);
 //! assert!(nav_source2::validate(&mesh).is_empty());
 //! # Ok::<(), nav_core::Error>(())
 //! ```
@@ -63,7 +63,7 @@ pub const FORMAT: &str = "nav-source2";
 
 /// Parses and copies into the owned model.
 pub fn read(bytes: &[u8]) -> Result<Source2Mesh> {
-    Ok(Source2View::parse(bytes)?.to_model())
+    Ok(Source2Mesh::from_view(&Source2View::parse(bytes)?))
 }
 
 /// Whether `bytes` start like a Source 2 `.nav`: the magic and a version of 30 or more.
@@ -105,7 +105,7 @@ impl Format for Source2Nav {
     }
 
     fn to_model(&self, view: &Source2View<'_>) -> Source2Mesh {
-        view.to_model()
+        Source2Mesh::from_view(view)
     }
 
     fn write(&self, model: &Source2Mesh) -> Result<Vec<u8>> {

@@ -561,9 +561,9 @@ impl<'a> Source2View<'a> {
     }
 }
 
-impl Source2View<'_> {
-    /// Copies the view into the owned model.
-    pub fn to_model(&self) -> crate::model::Source2Mesh {
+impl crate::model::Source2Mesh {
+    /// Copies a view into the owned model.
+    pub fn from_view(view: &Source2View<'_>) -> crate::model::Source2Mesh {
         use crate::kv3::Kv3Blob;
         use crate::layout::NO_MOVABLE_MESH;
         use crate::model::{
@@ -588,14 +588,14 @@ impl Source2View<'_> {
             bottom_right_area_id: sides[1],
         };
         Source2Mesh {
-            version: self.version(),
-            sub_version: self.sub_version,
-            is_analyzed: self.is_analyzed,
-            places: self.places.iter().map(|p| ByteString(p.to_vec())).collect(),
-            has_unnamed_areas: self.has_unnamed_areas,
-            movable_mesh_settings: blob(self.movable_mesh_settings),
-            corners: self.corners.iter().map(RawVec3::get).collect(),
-            polygons: self
+            version: view.version(),
+            sub_version: view.sub_version,
+            is_analyzed: view.is_analyzed,
+            places: view.places.iter().map(|p| ByteString(p.to_vec())).collect(),
+            has_unnamed_areas: view.has_unnamed_areas,
+            movable_mesh_settings: blob(view.movable_mesh_settings),
+            corners: view.corners.iter().map(RawVec3::get).collect(),
+            polygons: view
                 .polygons
                 .iter()
                 .map(|p| Polygon {
@@ -603,9 +603,9 @@ impl Source2View<'_> {
                     movable_mesh_id: p.movable_mesh_id.map_or(NO_MOVABLE_MESH, |m| m.get()),
                 })
                 .collect(),
-            corner_gravity_flags: self.corner_gravity_flags.map_or(0, |w| w.get()),
-            corner_gravity: self.corner_gravity.iter().map(RawVec3::get).collect(),
-            movable_meshes: self
+            corner_gravity_flags: view.corner_gravity_flags.map_or(0, |w| w.get()),
+            corner_gravity: view.corner_gravity.iter().map(RawVec3::get).collect(),
+            movable_meshes: view
                 .movable_meshes
                 .iter()
                 .map(|m| MovableMesh {
@@ -613,8 +613,8 @@ impl Source2View<'_> {
                     transform: floats(m.transform),
                 })
                 .collect(),
-            game_data: blob(self.game_data),
-            areas: self
+            game_data: blob(view.game_data),
+            areas: view
                 .areas
                 .iter()
                 .map(|a| Area {
@@ -649,14 +649,14 @@ impl Source2View<'_> {
                     ladders_below: a.ladders_below.iter().map(|v| v.get()).collect(),
                 })
                 .collect(),
-            ladders: match self.ladders {
+            ladders: match view.ladders {
                 Ladders::V30(l) => l.iter().map(|l| ladder(l, [0, 0])).collect(),
                 Ladders::V35(l) => l
                     .iter()
                     .map(|l| ladder(&l.base, l.bottom_sides.map(|v| v.get())))
                     .collect(),
             },
-            transformed_bounds: self
+            transformed_bounds: view
                 .transformed_bounds
                 .iter()
                 .map(|b| TransformedBounds {
@@ -665,9 +665,9 @@ impl Source2View<'_> {
                     transform: floats(&b.transform),
                 })
                 .collect(),
-            generation_params: self.generation_params.clone(),
-            extra_generation_params: blob(self.extra_generation_params),
-            custom_data: blob(self.custom_data),
+            generation_params: view.generation_params.clone(),
+            extra_generation_params: blob(view.extra_generation_params),
+            custom_data: blob(view.custom_data),
         }
     }
 }

@@ -46,8 +46,8 @@ fn s(p: &Path) -> &str {
 #[test]
 fn fix_mends_a_source_file_with_a_deleted_area() {
     let bytes = std::fs::read(workspace().join(SAMPLE)).expect("sample");
-    let mut mesh = nav_source::parse(&bytes)
-        .map(|v| v.to_model())
+    let mut mesh = nav_source::SourceView::parse(&bytes)
+        .map(|v| nav_source::SourceMesh::from_view(&v))
         .expect("sample reads");
     // Area 1 is connected to by its neighbours: deleting it leaves their connections dangling.
     let index = mesh
