@@ -195,6 +195,9 @@ impl TerrainBuilder {
         }
         let open = rects.iter().filter(|r| !r.4).count();
         let cell_of = |x: usize, z: usize| rank[owner[z * N + x]];
+        // A cell is a rectangle of at least one tile, so ranks and `open` are at most
+        // TILE_COUNT (9,216): they fit the `i32` and `u32` fields below.
+        const _: () = assert!(TILE_COUNT <= i32::MAX as usize);
 
         let coord = |t: usize| RawF32::new(t as f32 * TILE_SIZE);
         let mut cells: Vec<CellQuad> = order
@@ -208,7 +211,10 @@ impl TerrainBuilder {
                 }
             })
             .collect();
-        for (oi, (o, half)) in self.objects.iter().enumerate() {
+        // Object indices are `u16` in the file: an object past index 65,535 cannot be listed in
+        // a cell (the model then has more objects than the `u16` object count holds, which the
+        // writer refuses by name), so the listing stops there instead of wrapping.
+        for ((o, half), oi) in self.objects.iter().zip(0..=u16::MAX) {
             let (px, pz) = (o.local_position[0].get(), o.local_position[2].get());
             for c in &mut cells {
                 let overlaps = px + half >= c.min[0].get()
@@ -216,7 +222,7 @@ impl TerrainBuilder {
                     && pz + half >= c.min[1].get()
                     && pz - half <= c.max[1].get();
                 if overlaps {
-                    c.object_indices.push(oi as u16);
+                    c.object_indices.push(oi);
                 }
             }
         }
@@ -237,8 +243,11 @@ impl TerrainBuilder {
                         } else {
                             0
                         };
+                        // At most TILE_COUNT (asserted above), so the cast is exact.
+                        #[allow(clippy::cast_possible_truncation)]
+                        let cell_index = cell_of(x, z) as i32;
                         Tile {
-                            cell_index: cell_of(x, z) as i32,
+                            cell_index,
                             flags: self.tile_flags[i] | blocked,
                             texture_id: self.textures[i],
                         }
@@ -247,9 +256,12 @@ impl TerrainBuilder {
             )
         };
 
+        // At most TILE_COUNT (asserted above), so the cast is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        let open_cell_count = open as u32;
         NavMeshTerrain {
             objects: self.objects.into_iter().map(|(o, _)| o).collect(),
-            open_cell_count: open as u32,
+            open_cell_count,
             cells,
             global_edges,
             internal_edges,
@@ -503,7 +515,7 @@ pub fn town(region: RegionId) -> NavMeshTerrain {
         .plane_height(800.0);
     // Houses inside the walls, each blocking its footprint.
     let mut objects = Vec::new();
-    for (i, (tx, tz)) in [
+    for ((tx, tz), i) in [
         (43, 33),
         (49, 33),
         (62, 33),
@@ -516,7 +528,7 @@ pub fn town(region: RegionId) -> NavMeshTerrain {
         (66, 40),
     ]
     .into_iter()
-    .enumerate()
+    .zip(0u16..)
     {
         b = b.block_tiles(tx, tz, tx + 3, tz + 3);
         let pos = [
@@ -529,13 +541,13 @@ pub fn town(region: RegionId) -> NavMeshTerrain {
             core::f32::consts::FRAC_PI_2,
             core::f32::consts::PI,
             3.0 * core::f32::consts::FRAC_PI_2,
-        ][i % 4];
+        ][usize::from(i % 4)];
         objects.push((
             obj(
-                2088 + i as u32 % 3,
+                2088 + u32::from(i % 3),
                 pos,
                 yaw,
-                0x0101 + i as u16,
+                0x0101 + i,
                 true,
                 false,
                 true,
@@ -547,6 +559,8 @@ pub fn town(region: RegionId) -> NavMeshTerrain {
     }
     // Wall segments linked into a chain (edge 2 of one to edge 0 of the next), with a removed
     // (-1) entry and a duplicated link as real files have.
+    // The ten houses above: the cast is exact.
+    #[allow(clippy::cast_possible_truncation)]
     let first_wall = objects.len() as i16;
     let walls = 12i16;
     for w in 0..walls {

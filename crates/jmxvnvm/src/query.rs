@@ -49,6 +49,7 @@ impl RegionId {
             return None;
         }
         // In range 0..256 and whole, so the conversions are exact.
+        #[allow(clippy::cast_possible_truncation)]
         let (x, z) = (rx as u8, rz as u8);
         let id = RegionId::from_xz(x, z);
         let [ox, oz] = id.origin();
@@ -81,8 +82,11 @@ fn grid(v: f32, size: f32, n: usize) -> Option<usize> {
         return None;
     }
     let i = (v / size).floor();
-    // `v` is in 0..=1920, so `i` is a small whole number.
-    Some((i as usize).min(n - 1))
+    // `v` is in 0..=1920 and `size` is TILE_SIZE or PLANE_SIZE, so `i` is a whole number in
+    // 0..=96 and the cast is exact; the `min` clamps the far edge.
+    #[allow(clippy::cast_possible_truncation)]
+    let i = i as usize;
+    Some(i.min(n - 1))
 }
 
 impl NavMeshTerrain {

@@ -258,6 +258,8 @@ pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
     let stored = |v: u32| id_pos.get(v as usize).copied().unwrap_or_default();
     let midpoint = |(a, b): (u32, u32)| -> Position {
         let (pa, pb) = (stored(a), stored(b));
+        // The rounded-up mean of two `u16` values is at most 65,535: the cast is exact.
+        #[allow(clippy::cast_possible_truncation)]
         core::array::from_fn(|i| (u32::from(pa[i]) + u32::from(pb[i])).div_ceil(2) as u16)
     };
     let old_attributes = core::mem::take(&mut dc.navigation_graph.attributes);
@@ -471,8 +473,11 @@ fn weight(file: &Nav2File, a: Position, b: Position) -> u16 {
         .sum::<f64>()
         .sqrt();
     let w = (d * f64::from(file.weight_denominator)).round();
-    if w.is_finite() && w < 65535.0 {
-        w as u16
+    if w.is_finite() {
+        // Clamped to the `u16` range (a distance is never negative), so the cast is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        let w = w.clamp(0.0, 65535.0) as u16;
+        w
     } else {
         u16::MAX
     }
@@ -543,8 +548,14 @@ impl Quantised {
                     ),
                 ));
             }
-            denominator[a] = d.min(65535.0) as u16;
+            // A whole number in 1..=65535 (checked above, clamped here): the cast is exact.
+            #[allow(clippy::cast_possible_truncation)]
+            let d = d.min(65535.0) as u16;
+            denominator[a] = d;
         }
+        // `lo` is the least of some used vertices' `f32` coordinates (there is at least one
+        // triangle), widened: narrowing it back is exact.
+        #[allow(clippy::cast_possible_truncation)]
         let origin = lo.map(|c| RawF32::new(c as f32));
         let mut welded: HashMap<Position, u32> = HashMap::new();
         let mut positions = Vec::new();
@@ -555,7 +566,10 @@ impl Quantised {
             }
             let p: Position = core::array::from_fn(|a| {
                 let s = ((f64::from(v[a]) - lo[a]) * f64::from(denominator[a])).round();
-                s.clamp(0.0, 65535.0) as u16
+                // Clamped to the `u16` range (and whole), so the cast is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let s = s.clamp(0.0, 65535.0) as u16;
+                s
             });
             *r = *welded.entry(p).or_insert_with(|| {
                 positions.push(p);
@@ -870,8 +884,16 @@ pub fn search_space(file: &Nav2File) -> SearchSpace {
     }
     // BlockSizeXZ: 10 world units (the game's), or larger so that no axis passes MAX_BLOCKS.
     let widest = extent[0].max(extent[2]).max(0.0);
-    let size = ((widest / MAX_BLOCKS as f32).ceil() as u32).max(10);
-    let blocks = |e: f32| ((e / size as f32).ceil() as u32).clamp(1, MAX_BLOCKS);
+    // Clamped to 10..=u32::MAX first (`max`/`min` also map NaN into the range), so the casts
+    // only drop the fraction `ceil` already removed (the top, 2^32 as `f32`, saturates to
+    // u32::MAX, as the bare cast did).
+    #[allow(clippy::cast_possible_truncation)]
+    let size = (widest / MAX_BLOCKS as f32)
+        .ceil()
+        .max(10.0)
+        .min(u32::MAX as f32) as u32;
+    #[allow(clippy::cast_possible_truncation)]
+    let blocks = |e: f32| (e / size as f32).ceil().max(1.0).min(MAX_BLOCKS as f32) as u32;
     let (bx, bz) = (blocks(extent[0]), blocks(extent[2]));
     let mut buckets = Vec::new();
     for z in 0..bz {

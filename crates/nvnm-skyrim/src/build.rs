@@ -301,7 +301,11 @@ pub fn fill_cells(m: &mut NavmeshGeometry) {
     let cell_of = |value: f64, a: usize| -> usize {
         let c = (value - min[a]) / size[a];
         if size[a] > 0.0 && c.is_finite() && c > 0.0 {
-            (c.floor() as usize).min(d - 1)
+            // Clamped to the last cell first (`d` is at most 12, checked above), so the cast
+            // is exact.
+            #[allow(clippy::cast_possible_truncation)]
+            let cell = c.floor().min((d - 1) as f64) as usize;
+            cell
         } else {
             0
         }

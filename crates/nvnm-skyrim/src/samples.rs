@@ -81,15 +81,16 @@ pub fn exterior() -> NavmeshGeometry {
         grid_y: 5,
     };
     // The west edge (x = 0) is edge 2-0 of every second triangle of the first column.
-    for (link, t) in [1usize, 5].into_iter().enumerate() {
+    // (edge link, triangle, the neighbour's triangle across the edge: 7 - triangle).
+    for (link, t, across) in [(0i16, 1usize, 6i16), (1, 5, 2)] {
         if let Some(tri) = m.triangles.get_mut(t) {
             tri.flags |= triangle_flags::EDGE_LINK_2_0;
-            tri.edges[2] = link as i16;
+            tri.edges[2] = link;
         }
         m.edge_links.push(EdgeLink {
             link_type: 0,
             navmesh: 0x0001_0A00,
-            triangle: 7 - t as i16,
+            triangle: across,
             edge_index: None,
         });
     }
@@ -159,8 +160,12 @@ pub fn fallout4() -> NavmeshGeometry {
 }
 
 fn subrecord(sig: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    // Only the sample plugin's own short constant subrecords (at most a few dozen bytes) come
+    // here, so the length fits its `u16`.
+    #[allow(clippy::cast_possible_truncation)]
+    let len = data.len() as u16;
     let mut w = ByteWriter::new();
-    w.bytes(sig).u16(data.len() as u16).bytes(data);
+    w.bytes(sig).u16(len).bytes(data);
     w.into_inner()
 }
 

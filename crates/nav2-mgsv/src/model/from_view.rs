@@ -377,8 +377,13 @@ impl Nav2File {
             }
         };
 
+        // The parser refuses input longer than MAX_FILE_LEN (16 MiB), so the length and every
+        // residue offset inside it fit a `u32`.
+        const _: () = assert!(crate::records::MAX_FILE_LEN <= u32::MAX as usize);
+        #[allow(clippy::cast_possible_truncation)]
+        let length = view.length() as u32;
         let stored = StoredLayout {
-            length: view.length() as u32,
+            length,
             file_size: h.file_size.get(),
             chunks_offset: h.chunks_offset.get(),
             chunk_count: h.chunk_count.get(),
@@ -405,6 +410,8 @@ impl Nav2File {
                 .residue()
                 .iter()
                 .map(|(o, b)| Residue {
+                    // Inside the file (at most MAX_FILE_LEN bytes, see above): the cast is exact.
+                    #[allow(clippy::cast_possible_truncation)]
                     offset: *o as u32,
                     bytes: b.to_vec(),
                 })

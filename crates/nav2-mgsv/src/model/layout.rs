@@ -108,9 +108,16 @@ fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64
     let attributes = edges + a16(6 * n64(ng.edges.len()));
     let navmesh_indices = attributes + a16(2 * n64(ng.attributes.len()));
     let end = navmesh_indices + 2 * n;
-    d.navigation_graph_offsets =
-        [positions, nodes, edges, link, attributes, navmesh_indices].map(|v| v as u32);
-    fits::<u32>("NavigationGraph NavmeshIndicesOffset", navmesh_indices)?;
+    // The last offset is the largest, so it is checked first: the error names it, as before.
+    let navmesh_indices = fits("NavigationGraph NavmeshIndicesOffset", navmesh_indices)?;
+    d.navigation_graph_offsets = [
+        fits("NavigationGraph PositionsOffset", positions)?,
+        fits("NavigationGraph NodesOffset", nodes)?,
+        fits("NavigationGraph EdgesOffset", edges)?,
+        fits("NavigationGraph LinkDataOffset", link)?,
+        fits("NavigationGraph AttributesOffset", attributes)?,
+        navmesh_indices,
+    ];
     Ok(a16(16 + end))
 }
 
@@ -121,18 +128,27 @@ fn navmesh_chunk(nm: &NavmeshChunk, d: &mut DataChunkLayout) -> Result<u64> {
     let mut run = 0u64;
     d.mesh_data_offsets = Vec::with_capacity(nm.meshes.len());
     for (i, m) in nm.meshes.iter().enumerate() {
-        if run / 2 > 0x3ffff {
-            return Err(Error::unrepresentable(
-                FORMAT,
-                format_args!("NavmeshChunk Meshes[{i}] DataOffset"),
-                format!("{} does not fit the field's 18 bits", run / 2),
-            ));
-        }
-        d.mesh_data_offsets.push((run / 2) as u32);
+        let units = u32::try_from(run / 2)
+            .ok()
+            .filter(|u| *u <= 0x3ffff)
+            .ok_or_else(|| {
+                Error::unrepresentable(
+                    FORMAT,
+                    format_args!("NavmeshChunk Meshes[{i}] DataOffset"),
+                    format!("{} does not fit the field's 18 bits", run / 2),
+                )
+            })?;
+        d.mesh_data_offsets.push(units);
         run += mesh_record_padded(m);
     }
-    d.navmesh_offsets = [positions, meshes, data].map(|v| v as u32);
+    // The end of the mesh data is past every offset, so it is checked first: the error names
+    // it, as before.
     fits::<u32>("NavmeshChunk MeshDataOffset", data + run)?;
+    d.navmesh_offsets = [
+        fits("NavmeshChunk PositionsOffset", positions)?,
+        fits("NavmeshChunk MeshesOffset", meshes)?,
+        fits("NavmeshChunk MeshDataOffset", data)?,
+    ];
     Ok(a16(16 + data + run))
 }
 
@@ -173,14 +189,17 @@ fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
     d.segment_graph_link_offsets = Vec::with_capacity(sg.nodes.len());
     for (i, node) in sg.nodes.iter().enumerate() {
         run += run % 2;
-        if run / 2 > 0xf_ffff {
-            return Err(Error::unrepresentable(
-                FORMAT,
-                format_args!("SegmentGraph Nodes[{i}] LinkDataOffset"),
-                format!("{} does not fit the field's 20 bits", run / 2),
-            ));
-        }
-        d.segment_graph_link_offsets.push((run / 2) as u32);
+        let units = u32::try_from(run / 2)
+            .ok()
+            .filter(|u| *u <= 0xf_ffff)
+            .ok_or_else(|| {
+                Error::unrepresentable(
+                    FORMAT,
+                    format_args!("SegmentGraph Nodes[{i}] LinkDataOffset"),
+                    format!("{} does not fit the field's 20 bits", run / 2),
+                )
+            })?;
+        d.segment_graph_link_offsets.push(units);
         run += sg_link_block_len(node);
         total += node
             .inside_links
@@ -200,7 +219,7 @@ fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
     }
     let self_size = a16(link + run);
     d.segment_graph_offsets = [
-        positions as u32,
+        fits("SegmentGraph PositionsOffset", positions)?,
         fits("SegmentGraph NodesOffset", nodes)?,
         fits("SegmentGraph LinkDataOffset", link)?,
         fits("SegmentGraph SelfSize", self_size)?,
@@ -279,7 +298,7 @@ fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
     Ok((
         SearchSpaceLayout {
             offsets: [
-                descs as u32,
+                fits("SearchSpace BucketDescsOffset", descs)?,
                 fits("SearchSpace BucketEntriesOffset", entries)?,
                 fits("SearchSpace SelfSize", self_size)?,
             ],
@@ -311,7 +330,7 @@ pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
     let descs_size = 4 + 36 * n;
     let chunks_offset = a16(n64(HEADER_SIZE) + descs_size);
     let mut layout = StoredLayout {
-        chunk_descs_offset: HEADER_SIZE as u32,
+        chunk_descs_offset: fits("ChunkDescsOffset", n64(HEADER_SIZE))?,
         chunk_descs_data_size: fits("ChunkDescsDataSize", descs_size)?,
         chunks_offset: fits("ChunksOffset", chunks_offset)?,
         chunk_count: fits("ChunkCount", 4 * n)?,
@@ -336,19 +355,22 @@ pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
                 _ => segment_graph(&dc.segment_graph, d),
             }
             .map_err(|e| e.within(format_args!("data_chunks[{i}]")))?;
-            if size > 0x00ff_ffff {
-                return Err(Error::unrepresentable(
-                    FORMAT,
-                    format_args!("data_chunks[{i}] chunk {kind}"),
-                    format!("size {size} does not fit ChunkDesc DataSize (24 bits)"),
-                ));
-            }
+            let next_chunk_offset = u32::try_from(size)
+                .ok()
+                .filter(|s| *s <= 0x00ff_ffff)
+                .ok_or_else(|| {
+                    Error::unrepresentable(
+                        FORMAT,
+                        format_args!("data_chunks[{i}] chunk {kind}"),
+                        format!("size {size} does not fit ChunkDesc DataSize (24 bits)"),
+                    )
+                })?;
             if let Some(s) = starts.get_mut(i).and_then(|s| s.get_mut(kind)) {
                 *s = pos;
             }
             if let Some(c) = d.chunks.get_mut(kind) {
                 *c = ChunkLayout {
-                    next_chunk_offset: size as u32,
+                    next_chunk_offset,
                     data_offset: 16,
                 };
             }

@@ -762,9 +762,10 @@ fn search_space<'a>(r: &mut Reader<'a, '_>, s: usize) -> Result<SearchSpaceView<
 fn connect_tile_info<'a>(r: &mut Reader<'a, '_>, c: usize) -> Result<ConnectTileInfoView<'a>> {
     let header: &ConnectTileInfoHeader = r.read(c, "header")?;
     let w = |i: usize| header.words.get(i).map_or(0, |v| u64::from(v.get()));
-    let groups = r.slice(add(c, w(0) * 2, "GroupsOffset")?, w(3) as usize, "Groups")?;
-    let infos = r.slice(add(c, w(1) * 2, "InfosOffset")?, w(4) as usize, "Infos")?;
-    let nodes = r.slice(add(c, w(2) * 2, "NodesOffset")?, w(5) as usize, "Nodes")?;
+    let count = |i: usize| header.words.get(i).map_or(0, |v| usize::from(v.get()));
+    let groups = r.slice(add(c, w(0) * 2, "GroupsOffset")?, count(3), "Groups")?;
+    let infos = r.slice(add(c, w(1) * 2, "InfosOffset")?, count(4), "Infos")?;
+    let nodes = r.slice(add(c, w(2) * 2, "NodesOffset")?, count(5), "Nodes")?;
     Ok(ConnectTileInfoView {
         header,
         groups,

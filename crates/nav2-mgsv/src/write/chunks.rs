@@ -74,14 +74,20 @@ pub(super) fn navigation_graph(
             | u32::from(n.crossing_tile_link.is_some()) << 2
             | kind << 3
             | reserved << 5;
+        // 12 + 4 bits (both checked by `bits` above): the packed word fits 16 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let segment_and_upper = (seg | upper << 12) as u16;
+        // 3 + 2 + 3 bits (`kind` and `reserved` checked by `bits` above): fits 8 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let flags = flags as u8;
         let record = NavigationGraphNodeRecord {
             link_data_offset: U16::new((lo & 0xffff) as u16),
-            segment_and_upper: U16::new((seg | upper << 12) as u16),
+            segment_and_upper: U16::new(segment_and_upper),
             inside_link_count: len_u8(
                 n.inside_links.len(),
                 format_args!("Nodes[{i}] InsideLinkCount"),
             )?,
-            flags: flags as u8,
+            flags,
         };
         o.put(nodes_at + 6 * i as u64, &record, format_args!("Nodes[{i}]"))?;
         let mut b = o.take_scratch();
@@ -127,9 +133,12 @@ pub(super) fn navigation_graph(
             2,
             format_args!("Edges[{i}] reserved"),
         )?;
+        // 12 + 2 + 2 bits (each checked by `bits` above): the packed word fits 16 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let segment_and_kind = (seg | kind << 12 | res << 14) as u16;
         *r = NavigationGraphEdgeRecord {
             weight: U16::new(ed.weight),
-            segment_and_kind: U16::new((seg | kind << 12 | res << 14) as u16),
+            segment_and_kind: U16::new(segment_and_kind),
             node_indices: ed.node_indices,
         };
     }
@@ -248,7 +257,7 @@ pub(super) fn segment_chunk(
         bounds_offset: U32::new(bounds),
         segments_offset: U32::new(segments),
         self_size: U32::new(self_size),
-        segment_count: U32::new(c.segments.len() as u32),
+        segment_count: U32::new(len_u32(c.segments.len(), "SegmentCount")?),
     };
     o.put(p, &header, "header")?;
     let n = c.segments.len();

@@ -84,14 +84,14 @@ pub(crate) fn stored_bytes(model: &Nav2File, stored: &StoredLayout) -> Option<Ve
 
 /// A value that must fit `width` bits.
 fn bits(value: u64, width: u32, field: impl fmt::Display) -> Result<u32> {
-    if value >> width != 0 {
-        return Err(Error::unrepresentable(
+    match u32::try_from(value) {
+        Ok(v) if value >> width == 0 => Ok(v),
+        _ => Err(Error::unrepresentable(
             FORMAT,
             field,
             format!("{value} does not fit the field's {width} bits"),
-        ));
+        )),
     }
-    Ok(value as u32)
 }
 
 fn len_u8(n: usize, field: impl fmt::Display) -> Result<u8> {
@@ -100,6 +100,10 @@ fn len_u8(n: usize, field: impl fmt::Display) -> Result<u8> {
 
 fn len_u16(n: usize, field: impl fmt::Display) -> Result<u16> {
     nav_core::write::narrow::<u16, usize>(FORMAT, field, n)
+}
+
+fn len_u32(n: usize, field: impl fmt::Display) -> Result<u32> {
+    nav_core::write::narrow::<u32, usize>(FORMAT, field, n)
 }
 
 fn shape(field: impl fmt::Display, message: impl fmt::Display) -> Error {

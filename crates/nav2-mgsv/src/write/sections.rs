@@ -177,7 +177,10 @@ pub(super) fn connect_tile_info(
             11,
             format_args!("Groups[{i}] StartIndex"),
         )?;
-        g.extend(((count | start << 5) as u16).to_le_bytes());
+        // 5 + 11 bits (both checked by `bits` above): the packed word fits 16 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let packed = (count | start << 5) as u16;
+        g.extend(packed.to_le_bytes());
     }
     o.put_bytes(c + 2 * u64::from(l[0]), &g, "Groups")?;
     let mut f = Vec::new();
@@ -188,7 +191,10 @@ pub(super) fn connect_tile_info(
             11,
             format_args!("Infos[{i}] StartIndex"),
         )?;
-        f.extend(u16s(&[x.data_chunk_id, (count | start << 5) as u16]));
+        // 5 + 11 bits (both checked by `bits` above): the packed word fits 16 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let packed = (count | start << 5) as u16;
+        f.extend(u16s(&[x.data_chunk_id, packed]));
     }
     o.put_bytes(c + 2 * u64::from(l[1]), &f, "Infos")?;
     let mut n = Vec::new();
@@ -203,10 +209,10 @@ pub(super) fn connect_tile_info(
             2,
             format_args!("Nodes[{i}] NavmeshNeighborIndex"),
         )?;
-        n.extend(u16s(&[
-            x.navigation_graph_node_index,
-            (mi | ni << 14) as u16,
-        ]));
+        // 14 + 2 bits (both checked by `bits` above): the packed word fits 16 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let packed = (mi | ni << 14) as u16;
+        n.extend(u16s(&[x.navigation_graph_node_index, packed]));
     }
     o.put_bytes(c + 2 * u64::from(l[2]), &n, "Nodes")?;
     Ok(())

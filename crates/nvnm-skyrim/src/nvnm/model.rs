@@ -301,10 +301,14 @@ impl NavmeshGeometry {
         let cell_of = |value: f32, lo: f32, size: f32| -> usize {
             if size > 0.0 && size.is_finite() {
                 let c = ((value - lo) / size).floor();
-                if c <= 0.0 {
+                if c.is_nan() || c <= 0.0 {
                     0
                 } else {
-                    (c as usize).min(d.saturating_sub(1))
+                    // Clamped to the last cell first (`d` comes from a `u16`, exact in `f32`),
+                    // so the cast is exact.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let cell = c.min(d.saturating_sub(1) as f32) as usize;
+                    cell
                 }
             } else {
                 0

@@ -158,7 +158,7 @@ pub(crate) mod hex_bytes {
             let digit = |c: u8| -> Result<u8, E> {
                 (c as char)
                     .to_digit(16)
-                    .map(|d| d as u8)
+                    .and_then(|d| u8::try_from(d).ok())
                     .ok_or_else(|| E::custom(format!("{:?} is not a hex digit", c as char)))
             };
             v.as_bytes()
