@@ -12,10 +12,10 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_main};
 use jmxvnvm::build::town;
 use jmxvnvm::view::TileMapView;
-use jmxvnvm::{RegionId, parse, write};
+use jmxvnvm::{NavMeshTerrain, NavMeshTerrainView, RegionId, write};
 
 fn walk(bytes: &[u8]) -> u64 {
-    let view = parse(bytes).unwrap();
+    let view = NavMeshTerrainView::parse(bytes).unwrap();
     let mut acc = 0u64;
     for o in view.objects() {
         acc = acc.wrapping_add(u64::from(o.record.resource_id.get()));
@@ -53,11 +53,18 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(3));
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| parse(black_box(&bytes)).unwrap().objects().len())
+        b.iter(|| {
+            NavMeshTerrainView::parse(black_box(&bytes))
+                .unwrap()
+                .objects()
+                .len()
+        })
     });
     g.bench_function("parse+walk", |b| b.iter(|| walk(black_box(&bytes))));
-    let view = parse(&bytes).unwrap();
-    g.bench_function("to_model", |b| b.iter(|| black_box(&view).to_model()));
+    let view = NavMeshTerrainView::parse(&bytes).unwrap();
+    g.bench_function("to_model", |b| {
+        b.iter(|| NavMeshTerrain::from_view(black_box(&view)))
+    });
     g.bench_function("write", |b| b.iter(|| write(black_box(&model)).unwrap()));
     g.finish();
 }

@@ -16,7 +16,7 @@
 //!   points.
 //!
 //! ```
-//! use jmxvnvm::{RegionId, TerrainBuilder, parse, write};
+//! use jmxvnvm::{NavMeshTerrain, NavMeshTerrainView, RegionId, TerrainBuilder, write};
 //!
 //! let region = RegionId(0x61a8);
 //! let model = TerrainBuilder::new(region)
@@ -25,7 +25,7 @@
 //!     .build();
 //! let bytes = write(&model)?;
 //! assert!(bytes.starts_with(b"JMXVNVM 1000"));
-//! let back = parse(&bytes)?.to_model();
+//! let back = NavMeshTerrain::from_view(&NavMeshTerrainView::parse(&bytes)?);
 //! assert_eq!(back, model);
 //! assert_eq!(back.height_at(30.0, 500.0), Some(101.5));
 //! assert_eq!(back.is_blocked(210.0, 210.0), Some(true));
@@ -56,8 +56,22 @@ pub use model::{
 };
 pub use query::RegionId;
 pub use validate::validate;
-pub use view::{NavMeshTerrainView, parse};
+pub use view::NavMeshTerrainView;
 pub use write::{write, write_view};
+
+impl<'a> NavMeshTerrainView<'a> {
+    /// Parses a whole `.nvm` file into a view: every count and size checked against the bytes.
+    pub fn parse(data: &'a [u8]) -> Result<NavMeshTerrainView<'a>> {
+        view::parse(data)
+    }
+}
+
+/// Parses and copies into the owned model in one step.
+pub fn read(bytes: &[u8]) -> Result<NavMeshTerrain> {
+    Ok(NavMeshTerrain::from_view(&NavMeshTerrainView::parse(
+        bytes,
+    )?))
+}
 
 /// The crate name, as errors and the command-line tool show it.
 pub const FORMAT: &str = "jmxvnvm";
@@ -90,11 +104,11 @@ impl Format for Nvm {
     }
 
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<Self::View<'a>> {
-        parse(bytes)
+        NavMeshTerrainView::parse(bytes)
     }
 
     fn to_model(&self, view: &Self::View<'_>) -> Self::Model {
-        view.to_model()
+        NavMeshTerrain::from_view(view)
     }
 
     fn write(&self, model: &Self::Model) -> Result<Vec<u8>> {

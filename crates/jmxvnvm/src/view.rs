@@ -193,8 +193,8 @@ fn check_count(
     }
 }
 
-/// Parses a whole file into a view.
-pub fn parse(data: &[u8]) -> Result<NavMeshTerrainView<'_>> {
+/// Parses a whole file into a view ([`NavMeshTerrainView::parse`]).
+pub(crate) fn parse(data: &[u8]) -> Result<NavMeshTerrainView<'_>> {
     let mut cur = Cursor::new(FORMAT, data);
     let found = data.get(..SIGNATURE.len()).unwrap_or(data);
     if found != SIGNATURE.as_slice() {
@@ -356,10 +356,12 @@ impl<'a> NavMeshTerrainView<'a> {
     pub fn planes(&self) -> Option<PlaneMapsView<'a>> {
         self.planes
     }
+}
 
-    /// Copies the view into the owned model.
-    pub fn to_model(&self) -> NavMeshTerrain {
-        let objects = self
+impl NavMeshTerrain {
+    /// Copies a view into the owned model.
+    pub fn from_view(view: &NavMeshTerrainView<'_>) -> NavMeshTerrain {
+        let objects = view
             .objects
             .iter()
             .map(|o| {
@@ -386,7 +388,7 @@ impl<'a> NavMeshTerrainView<'a> {
                 }
             })
             .collect();
-        let cells = self
+        let cells = view
             .cells
             .iter()
             .map(|c| CellQuad {
@@ -395,7 +397,7 @@ impl<'a> NavMeshTerrainView<'a> {
                 object_indices: c.object_indices.iter().map(|i| i.get()).collect(),
             })
             .collect();
-        let global_edges = self
+        let global_edges = view
             .global_edges
             .iter()
             .map(|e| EdgeGlobal {
@@ -407,7 +409,7 @@ impl<'a> NavMeshTerrainView<'a> {
                 assoc_region_id: e.assoc_region_id.map(|v| v.get()),
             })
             .collect();
-        let internal_edges = self
+        let internal_edges = view
             .internal_edges
             .iter()
             .map(|e| EdgeInternal {
@@ -418,7 +420,7 @@ impl<'a> NavMeshTerrainView<'a> {
                 assoc_cell_index: e.assoc_cell_index.map(|v| v.get()),
             })
             .collect();
-        let tile_map = match self.tile_map {
+        let tile_map = match view.tile_map {
             TileMapView::Modern(tiles) => TileMap::Modern(
                 tiles
                     .iter()
@@ -433,13 +435,13 @@ impl<'a> NavMeshTerrainView<'a> {
         };
         NavMeshTerrain {
             objects,
-            open_cell_count: self.open_cell_count,
+            open_cell_count: view.open_cell_count,
             cells,
             global_edges,
             internal_edges,
             tile_map,
-            height_map: self.height_map.iter().map(raw).collect(),
-            planes: self.planes.map(|p| PlaneMaps {
+            height_map: view.height_map.iter().map(raw).collect(),
+            planes: view.planes.map(|p| PlaneMaps {
                 types: p.types.to_vec(),
                 heights: p.heights.iter().map(raw).collect(),
             }),

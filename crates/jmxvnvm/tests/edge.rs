@@ -7,7 +7,7 @@
     clippy::cast_possible_truncation
 )]
 
-use jmxvnvm::{Layout, Nvm, TileMap, parse, validate, write};
+use jmxvnvm::{Layout, NavMeshTerrain, NavMeshTerrainView, Nvm, TileMap, read, validate, write};
 use nav_core::oracle::roundtrip_bytes;
 use nav_core::testing::LeBuilder;
 use nav_core::{ErrorKind, Format, RawF32, assert_bytes_eq};
@@ -113,9 +113,9 @@ fn hand_made_file_reads_as_documented() {
         bytes.len(),
         12 + 2 + 32 + 12 + 8 + 19 + 17 + 4 + 27 + 4 + 23 + MODERN_TAIL
     );
-    let view = parse(&bytes).unwrap();
+    let view = NavMeshTerrainView::parse(&bytes).unwrap();
     assert_eq!(view.layout(), Layout::Modern);
-    let m = view.to_model();
+    let m = NavMeshTerrain::from_view(&view);
     let o = &m.objects[0];
     assert_eq!(o.resource_id, 2088);
     assert_eq!(o.local_position[2], RawF32::new(-141.96));
@@ -241,15 +241,15 @@ fn every_truncation_is_an_error_not_a_panic() {
         .u32(0)
         .u32(0);
     let bytes = tail(b, true, false).finish();
-    parse(&bytes).unwrap();
+    NavMeshTerrainView::parse(&bytes).unwrap();
     for n in 0..bytes.len() {
-        let e = parse(&bytes[..n]).unwrap_err();
+        let e = NavMeshTerrainView::parse(&bytes[..n]).unwrap_err();
         assert!(e.to_string().starts_with("jmxvnvm: "), "{e}");
     }
     // The hand-made modern file, cut inside its variable part.
     let bytes = hand_made();
     for n in 0..200 {
-        let e = parse(&bytes[..n]).unwrap_err();
+        let e = NavMeshTerrainView::parse(&bytes[..n]).unwrap_err();
         assert!(e.offset().is_some(), "{e}");
     }
 }
@@ -258,15 +258,21 @@ fn every_truncation_is_an_error_not_a_panic() {
 fn truncation_errors_name_field_and_offset() {
     let bytes = hand_made();
     assert_eq!(
-        parse(&bytes[..20]).unwrap_err().to_string(),
+        NavMeshTerrainView::parse(&bytes[..20])
+            .unwrap_err()
+            .to_string(),
         "jmxvnvm: objects: count 1 at offset 0xe exceeds the 6 bytes left (32 bytes each)"
     );
     assert_eq!(
-        parse(&bytes[..50]).unwrap_err().to_string(),
+        NavMeshTerrainView::parse(&bytes[..50])
+            .unwrap_err()
+            .to_string(),
         "jmxvnvm: objects[0] linked edges: count 2 at offset 0x2e exceeds the 4 bytes left (6 bytes each)"
     );
     assert_eq!(
-        parse(&bytes[..5]).unwrap_err().to_string(),
+        NavMeshTerrainView::parse(&bytes[..5])
+            .unwrap_err()
+            .to_string(),
         "jmxvnvm: signature: 12 bytes needed at offset 0x0, only 5 left"
     );
 }
@@ -328,7 +334,10 @@ fn absurd_counts_are_refused_before_allocating() {
         ),
     ];
     for (bytes, expected) in cases {
-        assert_eq!(parse(&bytes).unwrap_err().to_string(), expected);
+        assert_eq!(
+            NavMeshTerrainView::parse(&bytes).unwrap_err().to_string(),
+            expected
+        );
     }
 }
 
@@ -373,19 +382,19 @@ fn wrong_signatures_are_refused() {
     let mut bytes = hand_made();
     bytes[11] = b'1';
     assert_eq!(
-        parse(&bytes).unwrap_err().to_string(),
+        NavMeshTerrainView::parse(&bytes).unwrap_err().to_string(),
         "jmxvnvm: signature: magic \"JMXVNVM 1001\" at offset 0x0 is not JMXVNVM 1000"
     );
     assert!(!Nvm.sniff(&bytes));
-    let e = parse(b"JMXVBMS 0110").unwrap_err();
+    let e = NavMeshTerrainView::parse(b"JMXVBMS 0110").unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::BadMagic { .. }), "{e}");
-    let e = parse(&[0xff, 0, 1]).unwrap_err();
+    let e = NavMeshTerrainView::parse(&[0xff, 0, 1]).unwrap_err();
     assert_eq!(
         e.to_string(),
         "jmxvnvm: signature: magic [ff 00 01] at offset 0x0 is not JMXVNVM 1000"
     );
     assert!(
-        parse(b"")
+        NavMeshTerrainView::parse(b"")
             .unwrap_err()
             .to_string()
             .contains("12 bytes needed")
@@ -397,7 +406,7 @@ fn wrong_signatures_are_refused() {
 fn any_other_tail_length_names_the_three_accepted_ones() {
     let mut bytes = hand_made();
     bytes.push(0);
-    let e = parse(&bytes).unwrap_err();
+    let e = NavMeshTerrainView::parse(&bytes).unwrap_err();
     let text = e.to_string();
     assert!(
         text.starts_with("jmxvnvm: tile map: 111545 bytes follow the internal edges"),
@@ -417,7 +426,7 @@ fn any_other_tail_length_names_the_three_accepted_ones() {
         .u32(0);
     let bytes = tail(b, false, false).finish();
     assert!(
-        parse(&bytes)
+        NavMeshTerrainView::parse(&bytes)
             .unwrap_err()
             .to_string()
             .contains("111364 bytes follow")
@@ -426,7 +435,7 @@ fn any_other_tail_length_names_the_three_accepted_ones() {
 
 #[test]
 fn floats_keep_their_bits() {
-    let mut m = parse(&hand_made()).unwrap().to_model();
+    let mut m = read(&hand_made()).unwrap();
     for (i, bits) in [0x8000_0000u32, 0x7fc0_0000, 0xffff_ffff, 0x7f80_0001, 1]
         .into_iter()
         .enumerate()
@@ -436,7 +445,7 @@ fn floats_keep_their_bits() {
         m.planes.as_mut().unwrap().heights[i] = RawF32(bits);
     }
     let bytes = write(&m).unwrap();
-    let back = parse(&bytes).unwrap().to_model();
+    let back = read(&bytes).unwrap();
     assert_eq!(back, m);
     assert_eq!(back.height_map[2], RawF32(0xffff_ffff));
     roundtrip_bytes(&Nvm, &bytes).unwrap();
@@ -451,7 +460,7 @@ fn floats_keep_their_bits() {
 
 #[test]
 fn sentinels_and_bad_indices_are_findings_not_errors() {
-    let mut m = parse(&hand_made()).unwrap().to_model();
+    let mut m = read(&hand_made()).unwrap();
     m.objects[0].linked_edges[0].other_object_index = 5;
     m.objects[0].linked_edges[1].edge_index = -7;
     m.cells[1].object_indices.push(9);

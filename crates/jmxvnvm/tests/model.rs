@@ -9,8 +9,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use jmxvnvm::build::{empty, town};
 use jmxvnvm::{
-    CellQuad, LinkedEdge, NavMeshObj, NavMeshTerrain, Nvm, RegionId, TileMap, parse, validate,
-    write,
+    CellQuad, LinkedEdge, NavMeshObj, NavMeshTerrain, Nvm, RegionId, TileMap, read, validate, write,
 };
 use nav_core::oracle::roundtrip_model;
 use nav_core::testing::noise;
@@ -68,7 +67,7 @@ fn editing_a_town_keeps_it_valid() {
         *h = RawF32::new(h.get() + 10.0);
     }
     let bytes = write(&m).unwrap();
-    let back = parse(&bytes).unwrap().to_model();
+    let back = read(&bytes).unwrap();
     assert_eq!(back, m);
     assert_eq!(validate(&back), []);
 }
@@ -100,7 +99,7 @@ fn editing_can_break_validity_and_validate_says_where() {
         "{text:#?}"
     );
     // Still writable: validation is not parsing.
-    let back = parse(&write(&m).unwrap()).unwrap().to_model();
+    let back = read(&write(&m).unwrap()).unwrap();
     assert_eq!(back, m);
 }
 

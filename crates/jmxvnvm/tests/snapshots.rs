@@ -9,13 +9,13 @@
 use jmxvnvm::build::{empty, legacy, town};
 use jmxvnvm::model::TILE_SIZE;
 use jmxvnvm::{
-    LinkedEdge, NavMeshObj, NavMeshTerrain, Nvm, PlaneType, RegionId, TerrainBuilder, parse, write,
+    LinkedEdge, NavMeshObj, NavMeshTerrain, Nvm, PlaneType, RegionId, TerrainBuilder, read, write,
 };
 use nav_core::{Format, RawF32};
 
 fn dump(m: &NavMeshTerrain) -> String {
     // Through the bytes, so the snapshot shows what a file holds.
-    let back = parse(&write(m).unwrap()).unwrap().to_model();
+    let back = read(&write(m).unwrap()).unwrap();
     let mut out = String::new();
     Nvm.dump(&back, &mut out).unwrap();
     out

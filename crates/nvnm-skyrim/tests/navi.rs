@@ -580,7 +580,7 @@ fn corpus_plugins_report_what_they_hold() {
     let mut report = String::new();
     for (name, bytes) in &plugins {
         let model = Plugin.read(bytes).unwrap();
-        let f: Vec<_> = nvnm_skyrim::plugin::check::check(&model);
+        let f: Vec<_> = nvnm_skyrim::plugin::validate::across_records(&model);
         let count = |s: Severity| f.iter().filter(|x| x.severity == s).count();
         report.push_str(&format!(
             "{name}: {} errors, {} warnings, {} notes\n",

@@ -17,8 +17,8 @@ use core::fmt;
 
 use nav_core::Format;
 
-use super::check::{location_of, origin};
 use super::model::PluginFile;
+use super::validate::{location_of, origin};
 use crate::nvnm::{NavmeshGeometry, Nvnm};
 
 /// A FormID resolved to the file it belongs to.

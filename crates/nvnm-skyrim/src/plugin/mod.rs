@@ -11,7 +11,7 @@
 //! - [`navi`]: the `NAVI` record as data.
 //! - [`mod@write`]: the writer; an unchanged plugin comes back byte for byte.
 //! - [`dump`]: the text dump.
-//! - [`check`]: validation across records (`NVMI` entries against their navmeshes, deleted
+//! - [`validate`]: validation across records (`NVMI` entries against their navmeshes, deleted
 //!   navmeshes).
 //! - [`mod@conflicts`]: navmeshes that more than one plugin of a load order defines.
 //! - [`mod@fix`]: fixing every navmesh of an edited plugin, and its `NVMI` entries.
@@ -21,12 +21,12 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
-pub mod check;
 pub mod conflicts;
 pub mod dump;
 pub mod fix;
 pub mod model;
 pub mod navi;
+pub mod validate;
 pub mod view;
 pub mod write;
 
@@ -272,7 +272,7 @@ impl Format for Plugin {
         Ok(write::write_view(view))
     }
 
-    /// Each navmesh's `NVNM` checks, then the checks across records ([`check::check`]).
+    /// Each navmesh's `NVNM` checks, then the checks across records ([`validate::across_records`]).
     /// Brings every navmesh's `NVMI` entry up to date with its `NVNM`, as `replace` does for
     /// one: after an edit of a navmesh in JSON, the plugin's navmesh info follows it.
     fn refresh(&self, model: &mut Self::Model) -> Vec<String> {
@@ -314,7 +314,7 @@ impl Format for Plugin {
                 ));
             }
         }
-        out.extend(check::check(model));
+        out.extend(validate::across_records(model));
         out
     }
 

@@ -61,7 +61,7 @@ struct Navmesh<'m> {
 }
 
 /// The findings across records of one plugin.
-pub fn check(model: &PluginFile) -> Vec<Finding> {
+pub fn across_records(model: &PluginFile) -> Vec<Finding> {
     let masters = model.masters();
     let mut out = Vec::new();
     let mut navmeshes: Vec<Navmesh<'_>> = Vec::new();
