@@ -7,7 +7,7 @@
 //! tiles, with or without the plane maps); the crate tells the three apart by the number of bytes
 //! left after the edges.
 //!
-//! - [`parse`] gives a zero-copy [`NavMeshTerrainView`]; [`NavMeshTerrainView::to_model`] an
+//! - [`NavMeshTerrainView::parse`] gives a zero-copy view; [`NavMeshTerrain::from_view`] an
 //!   owned [`NavMeshTerrain`]; [`write`](fn@write) writes it back byte for byte.
 //! - [`validate`](fn@validate) lists semantic problems (indices out of range, inconsistent edges);
 //!   [`fix::fix`] mends the ones it can (`navkit fix`).

@@ -1,6 +1,6 @@
 //! The zero-copy view of a `JMXVNVM 1000` file.
 //!
-//! [`parse`] walks the file once. Fixed-size records are borrowed as slices of alignment-1
+//! [`NavMeshTerrainView::parse`] walks the file once. Fixed-size records are borrowed as slices of alignment-1
 //! zerocopy structs; the two variable-length streams (objects with their links, cells with their
 //! object lists) get one index each, built in that same pass, holding the borrowed record and its
 //! borrowed trailing list. The tail (tile map, height map, plane maps) is told apart by the number

@@ -8,7 +8,7 @@
 //! - [`SourceView::parse`] builds a zero-copy view, detecting the game [`Flavour`];
 //!   [`SourceView::parse_with`] reads as a flavour you choose; [`SourceMesh::from_view`] copies a
 //!   view into the owned model.
-//! - [`SourceView::to_model`] copies into the owned [`SourceMesh`]; [`write()`] serialises it.
+//! - [`write()`] serialises a model, [`write_view`] a view.
 //! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
 //!   hand edit (what `navkit fix` runs).
 //! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);

@@ -8,7 +8,7 @@
 //! mid-file blobs in v36, and CS2's bot analysis as one trailing blob when the sub-version is
 //! above 0.
 //!
-//! - [`Source2View::parse`]: a zero-copy view; [`Source2View::to_model`] copies it into the owned
+//! - [`Source2View::parse`]: a zero-copy view; [`Source2Mesh::from_view`] copies it into the owned
 //!   [`Source2Mesh`]; [`write()`] serialises a model and [`write_view`] a view.
 //! - KV3 blobs are kept as their exact bytes ([`Kv3Blob`]) and decoded for reading only
 //!   ([`kv3::decode`]: KV3 versions 2 to 5, uncompressed, LZ4 or zstd), so that `dump` and JSON
