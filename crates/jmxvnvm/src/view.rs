@@ -9,7 +9,7 @@
 use nav_core::scalar::{
     F32, FromBytes, I16, I32, Immutable, IntoBytes, KnownLayout, U16, U32, Unaligned,
 };
-use nav_core::{Cursor, Error, ErrorKind, RawF32, Result};
+use nav_core::{Cursor, ErrorKind, RawF32, Result};
 
 use crate::model::{
     CellQuad, EdgeGlobal, EdgeInternal, HEIGHT_COUNT, Layout, LinkedEdge, NavMeshObj,
@@ -196,23 +196,7 @@ fn check_count(
 /// Parses a whole file into a view ([`NavMeshTerrainView::parse`]).
 pub(crate) fn parse(data: &[u8]) -> Result<NavMeshTerrainView<'_>> {
     let mut cur = Cursor::new(FORMAT, data);
-    let found = data.get(..SIGNATURE.len()).unwrap_or(data);
-    if found != SIGNATURE.as_slice() {
-        if SIGNATURE.starts_with(found) {
-            // A prefix of the signature: the file is cut short, not something else.
-            cur.bytes(SIGNATURE.len(), "signature")?;
-        }
-        return Err(Error::new(
-            FORMAT,
-            "signature",
-            ErrorKind::BadMagic {
-                offset: 0,
-                found: found.to_vec(),
-                expected: "JMXVNVM 1000",
-            },
-        ));
-    }
-    cur.skip(SIGNATURE.len(), "signature")?;
+    cur.magic(SIGNATURE.as_slice(), "signature", "JMXVNVM 1000")?;
 
     let object_count = cur.u16("object count")?;
     let object_count = check_count(&mut cur, object_count.into(), 32, "objects")?;

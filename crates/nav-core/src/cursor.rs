@@ -147,6 +147,34 @@ impl<'a> Cursor<'a> {
         Ok(self.data.get(start..end).unwrap_or(&[]))
     }
 
+    /// A signature: the next `expected.len()` bytes must be exactly `expected`. Bytes that differ
+    /// are a [`ErrorKind::BadMagic`] naming what was found and `description` (what was expected,
+    /// in words); a file that ends inside a correct prefix is [`ErrorKind::Truncated`], since it is
+    /// the right kind of file cut short.
+    pub fn magic(
+        &mut self,
+        expected: &[u8],
+        field: impl fmt::Display,
+        description: &'static str,
+    ) -> Result<()> {
+        let offset = self.pos;
+        let left = self.rest();
+        let found = left.get(..expected.len()).unwrap_or(left);
+        // Equal, or a correct prefix at the end of the input (then `skip` reports the truncation).
+        if expected.starts_with(found) {
+            return self.skip(expected.len(), field);
+        }
+        let found = found.to_vec();
+        Err(self.fail(
+            field,
+            ErrorKind::BadMagic {
+                offset,
+                found,
+                expected: description,
+            },
+        ))
+    }
+
     /// Skips `n` bytes.
     pub fn skip(&mut self, n: usize, field: impl fmt::Display) -> Result<()> {
         self.bytes(n, field).map(|_| ())
@@ -415,5 +443,38 @@ mod tests {
             c.expect_end("end").unwrap_err().to_string(),
             "t: end: 2 unexpected bytes after the last record, at offset 0x1"
         );
+    }
+
+    #[test]
+    fn magic_tells_a_wrong_file_from_a_short_one() {
+        let mut ok = Cursor::new("t", b"NAV2\x01");
+        ok.magic(b"NAV2", "magic", "NAV2").unwrap();
+        assert_eq!(ok.offset(), 4);
+
+        let mut wrong = Cursor::new("t", b"NAV9xxxx");
+        let e = wrong.magic(b"NAV2", "magic", "NAV2").unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::BadMagic { offset: 0, found, .. } if found == b"NAV9"),
+            "{e}"
+        );
+
+        // A correct prefix at the end of the input is a truncated file of the right kind.
+        let mut short = Cursor::new("t", b"NA");
+        let e = short.magic(b"NAV2", "magic", "NAV2").unwrap_err();
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::Truncated {
+                    needed: 4,
+                    left: 2,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // Anything else that is short is a wrong file.
+        let mut other = Cursor::new("t", b"XY");
+        let e = other.magic(b"NAV2", "magic", "NAV2").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::BadMagic { .. }), "{e}");
     }
 }

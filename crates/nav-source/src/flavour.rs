@@ -156,6 +156,9 @@ pub const SOURCE2_MIN_VERSION: u32 = 30;
 /// The file's magic number, `0xFEEDFACE`.
 pub const MAGIC: u32 = 0xFEED_FACE;
 
+/// [`MAGIC`] in words, for errors.
+pub const MAGIC_TEXT: &str = "0xFEEDFACE (bytes ce fa ed fe)";
+
 /// The field gates of one file: version, sub-version and flavour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {

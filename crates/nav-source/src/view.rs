@@ -21,7 +21,8 @@ pub use area::{AreaCustomView, AreaView, EncounterPathView, EncounterPaths, Hidi
 
 use crate::FORMAT;
 use crate::flavour::{
-    Flavour, Layout, MAGIC, MAX_VERSION, SOURCE2_MIN_VERSION, TERROR_MIN_SUB_VERSION, candidates,
+    Flavour, Layout, MAGIC, MAGIC_TEXT, MAX_VERSION, SOURCE2_MIN_VERSION, TERROR_MIN_SUB_VERSION,
+    candidates,
 };
 
 /// The corners of an area: north-west and south-east corners, then the heights of the other two.
@@ -423,18 +424,7 @@ struct Header<'a> {
 
 fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
     let mut cur = Cursor::new(FORMAT, bytes);
-    let magic = cur.bytes(4, "magic")?;
-    if magic != MAGIC.to_le_bytes() {
-        let found = magic.to_vec();
-        return Err(cur.fail(
-            "magic",
-            ErrorKind::BadMagic {
-                offset: 0,
-                found,
-                expected: "0xFEEDFACE (bytes ce fa ed fe)",
-            },
-        ));
-    }
+    cur.magic(&MAGIC.to_le_bytes(), "magic", MAGIC_TEXT)?;
     let version = cur.u32("version")?;
     if !(1..=MAX_VERSION).contains(&version) {
         let supported = if version >= SOURCE2_MIN_VERSION {

@@ -20,6 +20,9 @@
 /// The file's magic number, `0xFEEDFACE` (bytes `ce fa ed fe`), shared with Source 1.
 pub const MAGIC: u32 = 0xFEED_FACE;
 
+/// [`MAGIC`] in words, for errors.
+pub const MAGIC_TEXT: &str = "0xFEEDFACE (bytes ce fa ed fe)";
+
 /// The lowest version this crate reads.
 pub const MIN_VERSION: u32 = 30;
 

@@ -17,7 +17,7 @@ use nav_core::{Cursor, Error, ErrorKind, RawF32, Result};
 
 use crate::FORMAT;
 use crate::kv3;
-use crate::layout::{GenLayout, Layout, MAGIC, has_custom_data};
+use crate::layout::{GenLayout, Layout, MAGIC, MAGIC_TEXT, has_custom_data};
 use crate::model::{ByteString, GenerationParams, HullParams};
 
 /// Three floats.
@@ -412,18 +412,7 @@ impl<'a> Source2View<'a> {
     /// Parses a whole file; it must end exactly after its last record.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         let mut cur = Cursor::new(FORMAT, bytes);
-        let magic = cur.bytes(4, "magic")?;
-        if magic != MAGIC.to_le_bytes() {
-            let found = magic.to_vec();
-            return Err(cur.fail(
-                "magic",
-                ErrorKind::BadMagic {
-                    offset: 0,
-                    found,
-                    expected: "0xFEEDFACE (bytes ce fa ed fe)",
-                },
-            ));
-        }
+        cur.magic(&MAGIC.to_le_bytes(), "magic", MAGIC_TEXT)?;
         let version = cur.u32("version")?;
         let Some(layout) = Layout::new(version) else {
             let supported = if version < 30 {
