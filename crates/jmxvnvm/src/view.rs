@@ -9,7 +9,7 @@
 use nav_core::scalar::{
     F32, FromBytes, I16, I32, Immutable, IntoBytes, KnownLayout, U16, U32, Unaligned,
 };
-use nav_core::{Cursor, ErrorKind, RawF32, Result};
+use nav_core::{Cursor, RawF32, Result};
 
 use crate::model::{
     CellQuad, EdgeGlobal, EdgeInternal, HEIGHT_COUNT, Layout, LinkedEdge, NavMeshObj,
@@ -164,42 +164,13 @@ pub struct NavMeshTerrainView<'a> {
     planes: Option<PlaneMapsView<'a>>,
 }
 
-/// Checks that `count` records of at least `min_size` bytes each can fit in what is left, before
-/// anything is allocated for them.
-fn check_count(
-    cur: &mut Cursor<'_>,
-    count: u64,
-    min_size: usize,
-    field: impl core::fmt::Display,
-) -> Result<usize> {
-    let left = cur.remaining();
-    let fits = usize::try_from(count)
-        .ok()
-        .filter(|&c| c.checked_mul(min_size).is_some_and(|n| n <= left));
-    match fits {
-        Some(c) => Ok(c),
-        None => {
-            let offset = cur.offset();
-            Err(cur.fail(
-                field,
-                ErrorKind::CountTooLarge {
-                    count,
-                    record_size: min_size,
-                    offset,
-                    left,
-                },
-            ))
-        }
-    }
-}
-
 /// Parses a whole file into a view ([`NavMeshTerrainView::parse`]).
 pub(crate) fn parse(data: &[u8]) -> Result<NavMeshTerrainView<'_>> {
     let mut cur = Cursor::new(FORMAT, data);
     cur.magic(SIGNATURE.as_slice(), "signature", "JMXVNVM 1000")?;
 
     let object_count = cur.u16("object count")?;
-    let object_count = check_count(&mut cur, object_count.into(), 32, "objects")?;
+    let object_count = cur.count(object_count, 32, "objects")?;
     let mut objects = Vec::with_capacity(object_count);
     for i in 0..object_count {
         let record: &ObjRecord = cur.read(format_args!("objects[{i}]"))?;
@@ -215,7 +186,7 @@ pub(crate) fn parse(data: &[u8]) -> Result<NavMeshTerrainView<'_>> {
 
     let cell_count = cur.u32("cell count")?;
     let open_cell_count = cur.u32("open cell count")?;
-    let cell_count = check_count(&mut cur, cell_count.into(), 17, "cells")?;
+    let cell_count = cur.count(cell_count, 17, "cells")?;
     let mut cells = Vec::with_capacity(cell_count);
     for i in 0..cell_count {
         let record: &CellRecord = cur.read(format_args!("cells[{i}]"))?;

@@ -499,16 +499,14 @@ fn parse_body<'a>(header: &Header<'a>, flavour: Flavour) -> Result<SourceView<'a
     let mut terror = None;
     if layout.is_terror() {
         if layout.sub_version < TERROR_MIN_SUB_VERSION {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 "sub_version",
-                ErrorKind::Invalid {
-                    offset: 8,
-                    message: format!(
-                        "the {flavour} flavour needs sub-version {TERROR_MIN_SUB_VERSION} or more, this file has {}",
-                        layout.sub_version
-                    ),
-                },
+                8,
+                format!(
+                    "the {flavour} flavour needs sub-version {TERROR_MIN_SUB_VERSION} or more, this file has {}",
+                    layout.sub_version
+                ),
             ));
         }
         let rest = cur.rest();
@@ -522,19 +520,7 @@ fn parse_body<'a>(header: &Header<'a>, flavour: Flavour) -> Result<SourceView<'a
         terror = Some((population, fog_places));
     }
     let count = cur.u32("areas count")?;
-    let count_usize = count as usize;
-    if count_usize > cur.remaining() / MIN_AREA_BYTES {
-        let (at, left) = (cur.offset(), cur.remaining());
-        return Err(cur.fail(
-            "areas",
-            ErrorKind::CountTooLarge {
-                count: u64::from(count),
-                record_size: MIN_AREA_BYTES,
-                offset: at,
-                left,
-            },
-        ));
-    }
+    let count_usize = cur.count(count, MIN_AREA_BYTES, "areas")?;
     let mut area_offsets = Vec::with_capacity(count_usize);
     let mut totals = AreaTotals::default();
     for i in 0..count_usize {
@@ -613,14 +599,7 @@ fn no_flavour_reads(mut stops: Vec<(Flavour, Error)>) -> Error {
         .max_by_key(|(i, (_, e))| (reached(e), core::cmp::Reverse(*i)))
         .map(|(i, _)| i);
     let Some(best) = best else {
-        return Error::new(
-            FORMAT,
-            "flavour",
-            ErrorKind::Invalid {
-                offset: 0,
-                message: "no flavour was tried".into(),
-            },
-        );
+        return Error::invalid(FORMAT, "flavour", 0, "no flavour was tried");
     };
     let (flavour, furthest) = stops.remove(best);
     if stops.is_empty() {

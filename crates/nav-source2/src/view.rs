@@ -242,19 +242,7 @@ fn cstring<'a>(cur: &mut Cursor<'a>, field: &str) -> Result<&'a [u8]> {
 /// Refuses a count of variable-length records of at least `min` bytes each that the bytes
 /// left cannot hold, before anything is allocated for them.
 fn check_count(cur: &mut Cursor<'_>, count: usize, min: usize, field: &str) -> Result<()> {
-    if count <= cur.remaining() / min {
-        return Ok(());
-    }
-    let (offset, left) = (cur.offset(), cur.remaining());
-    Err(cur.fail(
-        field,
-        ErrorKind::CountTooLarge {
-            count: count as u64,
-            record_size: min,
-            offset,
-            left,
-        },
-    ))
+    cur.count(count, min, field).map(|_| ())
 }
 
 /// Fewest bytes an area takes (v31+, no connection lists): id, flags, hull, polygon, float,
@@ -274,17 +262,15 @@ fn read_area<'a>(
         let at = cur.offset();
         let p: &U32 = cur.read(format_args!("areas[{i}] polygon"))?;
         let Some(poly) = polygons.get(p.get() as usize) else {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 format_args!("areas[{i}] polygon"),
-                ErrorKind::Invalid {
-                    offset: at,
-                    message: format!(
-                        "polygon index {} is past the {} polygons",
-                        p.get(),
-                        polygons.len()
-                    ),
-                },
+                at,
+                format!(
+                    "polygon index {} is past the {} polygons",
+                    p.get(),
+                    polygons.len()
+                ),
             ));
         };
         (Some(p), &[][..], poly.corners.len())
@@ -304,15 +290,13 @@ fn read_area<'a>(
     let at = cur.offset();
     let encounters = cur.u32(format_args!("areas[{i}] encounter paths count"))?;
     if encounters != 0 {
-        return Err(Error::new(
+        return Err(Error::invalid(
             FORMAT,
             format_args!("areas[{i}] encounter paths count"),
-            ErrorKind::Invalid {
-                offset: at,
-                message: format!(
-                    "{encounters} encounter paths: their Source 2 layout is unknown (every known file stores 0)"
-                ),
-            },
+            at,
+            format!(
+                "{encounters} encounter paths: their Source 2 layout is unknown (every known file stores 0)"
+            ),
         ));
     }
     let ladders_above = u32_list(cur, format_args!("areas[{i}] ladders_above"))?;
@@ -388,13 +372,11 @@ fn read_generation_params(cur: &mut Cursor<'_>) -> Result<GenerationParams> {
     let at = cur.offset();
     p.hull_count = cur.i32(f("hull_count"))?;
     let records = g.hull_records(p.hull_count).ok_or_else(|| {
-        Error::new(
+        Error::invalid(
             FORMAT,
             f("hull_count"),
-            ErrorKind::Invalid {
-                offset: at,
-                message: format!("hull count {} is negative", p.hull_count),
-            },
+            at,
+            format!("hull count {} is negative", p.hull_count),
         )
     })?;
     let size = g.hull_size();
@@ -506,13 +488,11 @@ impl<'a> Source2View<'a> {
         let at = cur.offset();
         let n = cur.i32("transformed_bounds count")?;
         let Ok(n) = u32::try_from(n) else {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 "transformed_bounds count",
-                ErrorKind::Invalid {
-                    offset: at,
-                    message: format!("count {n} is negative"),
-                },
+                at,
+                format!("count {n} is negative"),
             ));
         };
         let transformed_bounds = cur.slice(n, "transformed_bounds")?;

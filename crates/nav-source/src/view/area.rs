@@ -5,7 +5,7 @@
 //! it again on bytes the parse accepted, which cannot fail.
 
 use nav_core::scalar::{F32, U16, U32};
-use nav_core::{Cursor, ErrorKind, Result};
+use nav_core::{Cursor, Result};
 
 use super::{
     ApproachRecord, EncounterPathHead, EncounterSpotRecord, Extent, HidingSpotRecord,
@@ -236,18 +236,7 @@ pub(super) fn read_area<'a>(
     } else {
         11
     };
-    if u64::from(count).saturating_mul(min) > cur.remaining() as u64 {
-        let (at, left) = (cur.offset(), cur.remaining());
-        return Err(cur.fail(
-            format_args!("areas[{i}] encounter_paths"),
-            ErrorKind::CountTooLarge {
-                count: u64::from(count),
-                record_size: usize::try_from(min).unwrap_or(usize::MAX),
-                offset: at,
-                left,
-            },
-        ));
-    }
+    cur.count(count, min, format_args!("areas[{i}] encounter_paths"))?;
     let start = cur.offset();
     for j in 0..count {
         read_encounter_path(cur, layout.legacy_encounter_paths(), j)

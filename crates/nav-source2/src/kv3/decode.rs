@@ -11,7 +11,7 @@
 //! proportional to the decompressed size (a typed array of a million nulls needs no bytes, so
 //! the lanes alone would not bound it).
 
-use nav_core::{Error, ErrorKind, Result};
+use nav_core::{Error, Result};
 
 use super::{Kv3Header, TRAILER, format_guid};
 use crate::FORMAT;
@@ -131,14 +131,7 @@ impl Kv3Document {
 }
 
 fn bad(message: impl Into<String>) -> Error {
-    Error::new(
-        FORMAT,
-        "kv3",
-        ErrorKind::Invalid {
-            offset: 0,
-            message: message.into(),
-        },
-    )
+    Error::invalid(FORMAT, "kv3", 0, message.into())
 }
 
 /// Decompresses `input` into exactly `size` bytes.

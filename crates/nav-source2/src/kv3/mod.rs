@@ -232,16 +232,14 @@ impl Kv3Header {
         let h = Kv3Header::read(&mut cur, "kv3")?;
         let end = h.header_len.saturating_add(h.body_len);
         if end != bytes.len() {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 "kv3",
-                ErrorKind::Invalid {
-                    offset: 0,
-                    message: format!(
-                        "the header says the blob is {end} bytes long, it holds {}",
-                        bytes.len()
-                    ),
-                },
+                0,
+                format!(
+                    "the header says the blob is {end} bytes long, it holds {}",
+                    bytes.len()
+                ),
             ));
         }
         Ok(h)
@@ -292,16 +290,14 @@ pub fn read_aligned<'a>(cur: &mut Cursor<'a>, field: &str) -> Result<&'a [u8]> {
     let at = cur.offset();
     let padding = cur.bytes(pad, format_args!("{field} padding"))?;
     if let Some(i) = padding.iter().position(|b| *b != 0) {
-        return Err(Error::new(
+        return Err(Error::invalid(
             FORMAT,
             format_args!("{field} padding"),
-            ErrorKind::Invalid {
-                offset: at.saturating_add(i),
-                message: format!(
-                    "alignment byte {:#04x} is not zero",
-                    padding.get(i).copied().unwrap_or(0)
-                ),
-            },
+            at.saturating_add(i),
+            format!(
+                "alignment byte {:#04x} is not zero",
+                padding.get(i).copied().unwrap_or(0)
+            ),
         ));
     }
     let start = cur.offset();
