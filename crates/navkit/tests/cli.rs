@@ -557,3 +557,34 @@ fn source_place_names_are_plain_strings_and_the_old_form_still_reads() {
         std::fs::read(workspace().join(sample)).unwrap()
     );
 }
+
+#[test]
+fn validate_walks_directories_in_a_stable_order_on_every_core() {
+    let one = navkit(&["validate", "--jobs", "1", "samples"]);
+    let two = navkit(&["validate", "--jobs", "2", "samples"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    assert_eq!(one.stdout, two.stdout, "output depends on --jobs");
+    let out = String::from_utf8_lossy(&one.stdout);
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.ends_with("files checked, 0 unreadable: 0 errors, 0 warnings, 0 notes")
+            && !last.starts_with("0 "),
+        "{out}"
+    );
+    // Every line but the total names its file.
+    assert!(
+        out.lines()
+            .rev()
+            .skip(1)
+            .all(|l| l.starts_with("samples/") || l.contains("skipped")),
+        "{out}"
+    );
+    // JSON: one report per file checked.
+    let j = navkit(&["validate", "--json", "samples/quake", "samples/mgsv"]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    assert_eq!(
+        v["files"].as_array().map(Vec::len),
+        v["checked"].as_u64().and_then(|n| usize::try_from(n).ok())
+    );
+    assert_eq!(v["errors"], 0);
+}

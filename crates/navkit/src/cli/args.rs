@@ -179,12 +179,23 @@ pub(super) enum Command {
         json: bool,
     },
     /// Semantic checks (dangling indices, broken invariants); exit 1 if any is an error.
+    ///
+    /// One file prints its findings and a summary line. Several files or a directory are checked
+    /// on every core, in a stable order, each finding prefixed with its file, and end with a
+    /// total; files no format recognises are skipped in directories.
     Validate {
-        /// The navmesh file.
-        file: PathBuf,
-        /// Print JSON instead of text.
+        /// Navmesh files and directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Leave out files and folders with this name when searching directories (repeatable).
+        #[arg(long, value_name = "NAME")]
+        exclude: Vec<String>,
+        /// Print JSON instead of text (one file: its report; several: `{"files": [...]}`).
         #[arg(long)]
         json: bool,
+        /// Files checked at once (default: one per core). Output order does not depend on it.
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// Export the navmesh for a 3D tool: Wavefront OBJ (`.obj`) or glTF 2.0 binary (`.glb`).
     ///

@@ -375,6 +375,117 @@ pub(super) fn fix(
     }
 }
 
+/// Error, warning and note counts of findings.
+fn tally(findings: &[Finding]) -> (usize, usize, usize) {
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    )
+}
+
+/// `navkit validate` over several files or directories, on `jobs` threads, in input order.
+pub(super) fn validate_many(
+    forced: Option<&'static dyn AnyFormat>,
+    paths: &[PathBuf],
+    exclude: &[String],
+    json: bool,
+    jobs: Option<usize>,
+) -> CmdResult {
+    let files = walk::files(paths, exclude).map_err(Failure::Input)?;
+    let mut progress = walk::Progress::new(files.len());
+    let (mut totals, mut unreadable, mut skipped) = ((0, 0, 0), 0usize, 0usize);
+    let mut reports = Vec::new();
+    let check =
+        |(path, _): &(PathBuf, bool)| -> Option<Result<(&'static str, Vec<Finding>), String>> {
+            let bytes = match std::fs::read(path) {
+                Ok(b) => b,
+                Err(e) => return Some(Err(format!("cannot read: {e}"))),
+            };
+            let format = detect(forced, path, &bytes)?;
+            Some(
+                format
+                    .validate(&bytes)
+                    .map(|f| (format.name(), f))
+                    .map_err(|e| e.to_string()),
+            )
+        };
+    walk::for_each_ordered(
+        &files,
+        walk::threads(jobs),
+        check,
+        |(path, named), checked| {
+            progress.step(&path.display().to_string());
+            let checked = match checked {
+                Some(c) => c,
+                // In directories, only files with a known signature or ending are checked.
+                None if !*named => {
+                    skipped += 1;
+                    return;
+                }
+                None => Err("not a format this build recognises".to_string()),
+            };
+            progress.clear();
+            match checked {
+                Err(e) => {
+                    unreadable += 1;
+                    if json {
+                        reports.push(json!({ "file": path.display().to_string(), "error": e }));
+                    } else {
+                        out!("{}: {e}", path.display());
+                    }
+                }
+                Ok((format, findings)) => {
+                    let (e, w, i) = tally(&findings);
+                    totals = (totals.0 + e, totals.1 + w, totals.2 + i);
+                    if json {
+                        reports.push(json!({
+                            "file": path.display().to_string(),
+                            "format": format,
+                            "errors": e,
+                            "warnings": w,
+                            "infos": i,
+                            "findings": findings,
+                        }));
+                    } else {
+                        for f in &findings {
+                            out!("{}: {f}", path.display());
+                        }
+                        out!("{}: {e} errors, {w} warnings, {i} notes", path.display());
+                    }
+                }
+            }
+        },
+    );
+    progress.clear();
+    let (errors, warnings, infos) = totals;
+    let checked = files.len() - skipped - unreadable;
+    if json {
+        print_json(&json!({
+            "files": reports,
+            "checked": checked,
+            "unreadable": unreadable,
+            "skipped": skipped,
+            "errors": errors,
+            "warnings": warnings,
+            "infos": infos,
+        }));
+    } else {
+        if skipped > 0 {
+            out!("{skipped} files skipped: no format recognises them");
+        }
+        out!(
+            "{checked} files checked, {unreadable} unreadable: {errors} errors, {warnings} warnings, {infos} notes"
+        );
+    }
+    if errors > 0 || unreadable > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
+
 pub(super) fn validate(
     forced: Option<&'static dyn AnyFormat>,
     path: &Path,
@@ -383,12 +494,7 @@ pub(super) fn validate(
     let bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
     let findings = format.validate(&bytes).map_err(|e| input_error(path, e))?;
-    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
-    let (errors, warnings, infos) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
-    );
+    let (errors, warnings, infos) = tally(&findings);
     if json {
         print_json(&json!({
             "file": path.display().to_string(),

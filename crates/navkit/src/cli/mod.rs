@@ -117,7 +117,15 @@ fn run(cli: Cli) -> CmdResult {
             check,
             json,
         } => fix(forced, &file, output.as_deref(), check, json),
-        Command::Validate { file, json } => validate(forced, &file, json),
+        Command::Validate {
+            paths,
+            exclude,
+            json,
+            jobs,
+        } => match paths.as_slice() {
+            [one] if !one.is_dir() => validate(forced, one, json),
+            _ => validate_many(forced, &paths, &exclude, json, jobs),
+        },
         Command::Export { file, output } => export(forced, &file, &output),
         Command::Render { file, output, size } => render(forced, &file, &output, size),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
