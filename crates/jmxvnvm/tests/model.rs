@@ -6,35 +6,21 @@
     clippy::cast_possible_truncation
 )]
 
-use arbitrary::{Arbitrary, Unstructured};
 use jmxvnvm::build::{empty, town};
 use jmxvnvm::{
     CellQuad, LinkedEdge, NavMeshObj, NavMeshTerrain, Nvm, RegionId, TileMap, read, validate, write,
 };
-use nav_core::oracle::roundtrip_model;
-use nav_core::testing::noise;
+use nav_core::testing::{ArbitraryTally, arbitrary_models};
 use nav_core::{ErrorKind, RawF32};
 
 #[test]
 fn arbitrary_models_round_trip() {
-    let (mut written, mut refused) = (0, 0);
-    for seed in 0..3000u64 {
-        let data = noise(seed, 64 + (seed as usize % 7) * 256);
-        let mut u = Unstructured::new(&data);
-        let Ok(model) = NavMeshTerrain::arbitrary(&mut u) else {
-            continue;
-        };
-        let _ = validate(&model);
-        match roundtrip_model(&Nvm, &model) {
-            Ok(Some(bytes)) => {
-                written += 1;
-                assert_eq!(bytes.len(), model.encoded_len());
-            }
-            Ok(None) => refused += 1,
-            Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
-        }
-    }
-    println!("arbitrary models: {written} written, {refused} refused");
+    let ArbitraryTally { written, refused } = arbitrary_models(
+        &Nvm,
+        3000,
+        |seed| 64 + (seed as usize % 7) * 256,
+        |model, bytes| assert_eq!(bytes.len(), model.encoded_len()),
+    );
     assert!(written > 2000, "too few models were writable: {written}");
     assert!(
         refused > 0,

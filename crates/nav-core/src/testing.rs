@@ -343,3 +343,55 @@ mod tests {
         std::fs::remove_dir_all(&root).unwrap();
     }
 }
+
+/// What [`arbitrary_models`] saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ArbitraryTally {
+    /// Models the writer accepted, which read back equal.
+    pub written: usize,
+    /// Models the writer refused (with an error, as it must for what the format cannot hold).
+    pub refused: usize,
+}
+
+/// The arbitrary-model loop every format crate runs: for each seed in `0..seeds`, a model made
+/// by `arbitrary` from [`noise`] of `len(seed)` bytes goes through
+/// [`crate::oracle::roundtrip_model`], after `validate` (which must not panic on any model).
+/// `each` sees every model the writer accepted, with its bytes, for checks of the crate's own.
+///
+/// # Panics
+/// On the first model that does not round-trip, naming its seed and printing it.
+pub fn arbitrary_models<F>(
+    format: &F,
+    seeds: u64,
+    len: impl Fn(u64) -> usize,
+    mut each: impl FnMut(&F::Model, &[u8]),
+) -> ArbitraryTally
+where
+    F: crate::Format + ?Sized,
+    F::Model: for<'a> arbitrary::Arbitrary<'a>,
+{
+    use arbitrary::{Arbitrary, Unstructured};
+    let mut tally = ArbitraryTally::default();
+    for seed in 0..seeds {
+        let data = noise(seed, len(seed));
+        let Ok(model) = F::Model::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        let _ = format.validate(&model);
+        match crate::oracle::roundtrip_model(format, &model) {
+            Ok(Some(bytes)) => {
+                tally.written += 1;
+                each(&model, &bytes);
+            }
+            Ok(None) => tally.refused += 1,
+            Err(e) => panic!("{}: seed {seed}: {e}\n{model:#?}", format.name()),
+        }
+    }
+    println!(
+        "{}: {} arbitrary models written and read back equal, {} refused by the writer",
+        format.name(),
+        tally.written,
+        tally.refused
+    );
+    tally
+}

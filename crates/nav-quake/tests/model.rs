@@ -8,30 +8,14 @@
 
 mod common;
 
-use arbitrary::{Arbitrary, Unstructured};
-use nav_core::oracle::roundtrip_model;
-use nav_core::testing::noise;
+use nav_core::testing::arbitrary_models;
 use nav_core::testing::vec3;
 use nav_quake::{Link, Magic, NavFile, Node, Quake};
 
 #[test]
 fn arbitrary_models_round_trip() {
-    let (mut written, mut refused) = (0, 0);
-    for seed in 0..3000u64 {
-        let data = noise(seed, 64 + (seed as usize % 4096));
-        let Ok(model) = NavFile::arbitrary(&mut Unstructured::new(&data)) else {
-            continue;
-        };
-        match roundtrip_model(&Quake, &model) {
-            Ok(Some(_)) => written += 1,
-            Ok(None) => refused += 1,
-            Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
-        }
-    }
-    println!(
-        "nav-quake arbitrary models: {written} written and read back equal, {refused} refused by the writer"
-    );
-    assert!(written > 2000, "too few models were writable: {written}");
+    let t = arbitrary_models(&Quake, 3000, |seed| 64 + (seed as usize % 4096), |_, _| {});
+    assert!(t.written > 2000, "too few models were writable: {t:?}");
 }
 
 #[test]

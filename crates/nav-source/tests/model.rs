@@ -7,10 +7,8 @@
     clippy::cast_possible_truncation
 )]
 
-use arbitrary::{Arbitrary, Unstructured};
-use nav_core::oracle::roundtrip_model;
-use nav_core::testing::noise;
 use nav_core::testing::vec3;
+use nav_core::testing::{ArbitraryTally, arbitrary_models};
 use nav_core::{Format, RawF32};
 use nav_source::{
     Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder, NavString,
@@ -19,25 +17,17 @@ use nav_source::{
 
 #[test]
 fn arbitrary_models_round_trip() {
-    let (mut written, mut refused) = (0usize, 0usize);
     let mut flavours = std::collections::BTreeMap::new();
     let mut versions = std::collections::BTreeSet::new();
-    for seed in 0..3000u64 {
-        let data = noise(seed, 256 + (seed as usize % 7) * 512);
-        let mut u = Unstructured::new(&data);
-        let Ok(mesh) = SourceMesh::arbitrary(&mut u) else {
-            continue;
-        };
-        match roundtrip_model(&SourceNav, &mesh) {
-            Ok(Some(_)) => {
-                written += 1;
-                *flavours.entry(mesh.flavour).or_insert(0usize) += 1;
-                versions.insert(mesh.version);
-            }
-            Ok(None) => refused += 1,
-            Err(e) => panic!("seed {seed}: {e}\n{mesh:#?}"),
-        }
-    }
+    let ArbitraryTally { written, refused } = arbitrary_models(
+        &SourceNav,
+        3000,
+        |seed| 256 + (seed as usize % 7) * 512,
+        |mesh: &SourceMesh, _| {
+            *flavours.entry(mesh.flavour).or_insert(0usize) += 1;
+            versions.insert(mesh.version);
+        },
+    );
     println!(
         "arbitrary models: {written} written and read back equal, {refused} refused; by flavour {flavours:?}"
     );

@@ -9,29 +9,18 @@
 
 mod common;
 
-use arbitrary::{Arbitrary, Unstructured};
 use nav_core::Format;
-use nav_core::oracle::roundtrip_model;
-use nav_core::testing::noise;
+use nav_core::testing::{ArbitraryTally, arbitrary_models};
 use nav_source2::{Source2Mesh, Source2Nav};
 
 #[test]
 fn arbitrary_models_round_trip() {
-    let (mut written, mut refused) = (0, 0);
-    for seed in 0..600u64 {
-        let bytes = noise(seed, 2048 + (seed as usize % 7) * 512);
-        let mut u = Unstructured::new(&bytes);
-        let Ok(model) = Source2Mesh::arbitrary(&mut u) else {
-            continue;
-        };
-        let _ = Source2Nav.validate(&model);
-        match roundtrip_model(&Source2Nav, &model) {
-            Ok(Some(_)) => written += 1,
-            Ok(None) => refused += 1,
-            Err(e) => panic!("seed {seed}: {e}\n{model:#?}"),
-        }
-    }
-    println!("{written} arbitrary models written and read back, {refused} refused");
+    let ArbitraryTally { written, refused } = arbitrary_models(
+        &Source2Nav,
+        600,
+        |seed| 2048 + (seed as usize % 7) * 512,
+        |_, _| {},
+    );
     assert!(written > 300, "only {written} models were writable");
     assert!(refused > 0, "the writer's refusals were never exercised");
 }
