@@ -24,22 +24,13 @@ fn samples() -> Vec<(&'static str, NavMeshTerrain)> {
 #[test]
 fn samples_are_current() {
     let dir = samples_dir();
-    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v != "0");
     let mut stale = Vec::new();
     for (name, model) in samples() {
         let bytes = write(&model).unwrap();
         assert!(bytes.len() < 256 * 1024, "{name} is {} bytes", bytes.len());
         let path = dir.join(name);
-        if bless {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &bytes).unwrap();
-            eprintln!("blessed {name}: {} bytes", bytes.len());
-            continue;
-        }
-        match std::fs::read(&path) {
-            Ok(on_disk) if on_disk == bytes => {}
-            Ok(_) => stale.push(format!("{name} differs")),
-            Err(e) => stale.push(format!("{name}: {e}")),
+        if let Err(e) = nav_core::testing::golden_file(&path, &bytes) {
+            stale.push(e);
         }
     }
     assert!(

@@ -395,3 +395,33 @@ where
     );
     tally
 }
+
+/// Whether `NAVKIT_BLESS` asks golden files to be rewritten.
+pub fn blessing() -> bool {
+    std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v != "0")
+}
+
+/// The golden-file check every crate runs on its `samples/`: with `NAVKIT_BLESS=1` it writes
+/// `bytes` to `path` (making the folder), otherwise the file must hold exactly `bytes`. The
+/// error says which file, where it differs (a hex diff) and how to rewrite it.
+pub fn golden_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if blessing() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        return std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()));
+    }
+    let on_disk = std::fs::read(path).map_err(|e| {
+        format!(
+            "{}: {e} (run with NAVKIT_BLESS=1 to write it)",
+            path.display()
+        )
+    })?;
+    match hex_diff(bytes, &on_disk) {
+        None => Ok(()),
+        Some(diff) => Err(format!(
+            "{} is stale (run with NAVKIT_BLESS=1 to rewrite it)\n{diff}",
+            path.display()
+        )),
+    }
+}

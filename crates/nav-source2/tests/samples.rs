@@ -13,10 +13,6 @@ pub fn sub_version(version: u32) -> u32 {
 #[test]
 fn samples_are_current_and_validate_clean() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/source2");
-    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v != "0");
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
     let mut checked = 0;
     for version in 30..=36 {
         let model = nav_source2::samples::room(version, sub_version(version));
@@ -24,17 +20,8 @@ fn samples_are_current_and_validate_clean() {
         assert!(findings.is_empty(), "v{version}: {findings:?}");
         let bytes = nav_source2::write(&model).unwrap();
         let path = dir.join(format!("room_v{version}.nav"));
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with NAVKIT_BLESS=1)", path.display()));
-        nav_core::assert_bytes_eq!(
-            bytes,
-            on_disk,
-            "{} is stale (run with NAVKIT_BLESS=1)",
-            path.display()
-        );
+        nav_core::testing::golden_file(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        let on_disk = bytes;
         let view = nav_source2::Source2View::parse(&on_disk).unwrap();
         assert_eq!(view.version(), version);
         assert_eq!(nav_source2::write_view(&view).unwrap(), on_disk);

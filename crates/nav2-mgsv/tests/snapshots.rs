@@ -6,7 +6,6 @@ mod common;
 use std::path::PathBuf;
 
 use nav_core::Format;
-use nav_core::assert_bytes_eq;
 use nav_core::testing::corpus_dir;
 use nav2_mgsv::Nav2;
 
@@ -28,7 +27,6 @@ fn sample_dumps() {
 #[test]
 fn samples_are_current() {
     let dir = samples_dir();
-    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v != "0");
     for (name, model) in common::samples() {
         let bytes = Nav2.write(&model).unwrap();
         assert!(
@@ -37,19 +35,8 @@ fn samples_are_current() {
             bytes.len()
         );
         let path = dir.join(name);
-        if bless {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &bytes).unwrap();
-            continue;
-        }
-        let on_disk = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}; run with NAVKIT_BLESS=1 to write it",
-                path.display()
-            )
-        });
-        assert_bytes_eq!(on_disk, bytes, "{name} is stale; run with NAVKIT_BLESS=1");
-        nav_core::oracle::roundtrip_bytes(&Nav2, &on_disk).unwrap();
+        nav_core::testing::golden_file(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        nav_core::oracle::roundtrip_bytes(&Nav2, &bytes).unwrap();
     }
 }
 

@@ -39,22 +39,12 @@ fn built() -> Vec<(&'static str, Vec<u8>)> {
 #[test]
 fn samples_are_current() {
     let dir = samples_dir();
-    let bless = std::env::var_os("NAVKIT_BLESS").is_some_and(|v| v == "1");
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
     let mut stale = Vec::new();
     for (name, bytes) in built() {
         assert!(bytes.len() < 8 * 1024, "{name} is {} bytes", bytes.len());
         let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-            continue;
-        }
-        match std::fs::read(&path) {
-            Ok(on_disk) if on_disk == bytes => {}
-            Ok(_) => stale.push(format!("{name} differs")),
-            Err(e) => stale.push(format!("{name}: {e}")),
+        if let Err(e) = nav_core::testing::golden_file(&path, &bytes) {
+            stale.push(e);
         }
     }
     assert!(
