@@ -658,11 +658,28 @@ fn zlib_oddities_are_refused_or_kept() {
     );
     assert_eq!(body.subrecords[0].data, b"ab\0");
     assert_eq!(Plugin.validate(&model).len(), 1);
-    // Once the subrecords change, the kept stream cannot be written; a level can.
+    // Once the subrecords change, the stored stream gives way: no level reproduces it and no
+    // other record has one, so the record is recompressed at the default level.
     let mut edited = model.clone();
     if let Item::Record(r) = &mut edited.items[0] {
         if let RecordBody::Navmesh(b) = &mut r.body {
             b.subrecords[0].data = b"cd\0".to_vec();
+        }
+    }
+    let written = Plugin.write(&edited).unwrap();
+    let plain = LeBuilder::new()
+        .magic(b"EDID")
+        .u16(3)
+        .bytes(b"cd\0")
+        .finish();
+    let data = LeBuilder::new().u32(9).bytes(&deflate(&plain, 9)).finish();
+    assert_eq!(written, navm_with(&data, COMPRESSED));
+    // A stream kept as such (as JSON gives it) cannot be written once the subrecords change.
+    if let Item::Record(r) = &mut edited.items[0] {
+        if let RecordBody::Navmesh(b) = &mut r.body {
+            b.compression = Compression::Kept {
+                stream: odd.clone(),
+            };
         }
     }
     let err = Plugin.write(&edited).unwrap_err();

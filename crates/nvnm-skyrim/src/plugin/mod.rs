@@ -21,6 +21,7 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
+pub mod compression;
 pub mod conflicts;
 pub mod dump;
 pub mod fix;
@@ -34,6 +35,7 @@ use core::fmt;
 
 use nav_core::{Error, Finding, Format, Result, Summary};
 
+pub use compression::{DEFAULT_LEVEL, Resolved, StoredStream};
 pub use conflicts::{ConflictReport, conflicts};
 pub use model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody, Subrecord};
 pub use navi::{NaviBody, NaviField, NavmeshInfo, PreferredPathing};
@@ -307,7 +309,7 @@ impl Format for Plugin {
                 RecordBody::NavigationInfo(b) => &b.compression,
                 RecordBody::Raw(_) => continue,
             };
-            if let Compression::Kept { .. } = kept {
+            if let Resolved::Kept(_) = kept.resolve() {
                 out.push(Finding::info(
                     format!("{} {:08X}", r.signature, r.form_id),
                     "no zlib level reproduces the stored stream; it is kept as stored",

@@ -3,8 +3,10 @@
 //! Sizes are the only derived values: each record's data size and each group's size (header
 //! included). The model writer emits a group's header with a placeholder size, writes its
 //! contents, then fills the size in. Navmesh (`NAVM`) and navmesh info map (`NAVI`) records are
-//! rebuilt from their subrecords and recompressed at their zlib level; a kept stream is written
-//! back only while it still inflates to those subrecords. The writer refuses what a later read
+//! rebuilt from their subrecords. A record compressed as read ([`Compression::Stored`]) gives
+//! back its stored stream while the subrecords are unchanged, and is recompressed only when they
+//! changed (see [`super::StoredStream`]); a record at a given zlib level is recompressed at it; a
+//! kept stream is written back only while it still inflates to those subrecords. The writer refuses what a later read
 //! would not give back: a `NAVM` or `NAVI` record kept raw, a record named `GRUP`, a compressed
 //! flag that disagrees with the body, a zlib level another level shadows, a raw `NAVI` payload
 //! that reads as its type, sizes past 32 bits, groups nested past the walk's limit.
@@ -12,9 +14,12 @@
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, Result};
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use super::model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody};
 use super::view::{Node, PluginView, RecordView, inflate};
-use super::{COMPRESSED, FORMAT, MAX_DEPTH, deflate, detect_level};
+use super::{COMPRESSED, DEFAULT_LEVEL, FORMAT, MAX_DEPTH, deflate, detect_level};
 use super::{Signature, navi};
 
 fn put_record_view(w: &mut ByteWriter, r: &RecordView<'_>) {
@@ -81,11 +86,40 @@ pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
     Ok(w.into_inner())
 }
 
+/// The level a changed record is recompressed at when no level reproduces its own stored stream:
+/// the level of the first compressed record of the plugin that has one, else [`DEFAULT_LEVEL`];
+/// looked for once per write, and only when needed.
+struct Fallback<'m> {
+    model: &'m PluginFile,
+    level: OnceCell<u32>,
+}
+
+impl Fallback<'_> {
+    fn level(&self) -> u32 {
+        *self.level.get_or_init(|| {
+            self.model
+                .records()
+                .into_iter()
+                .find_map(|r| match &r.body {
+                    RecordBody::Navmesh(b) => b.compression.level(),
+                    RecordBody::NavigationInfo(b) => b.compression.level(),
+                    RecordBody::Raw(_) => None,
+                })
+                .unwrap_or(DEFAULT_LEVEL)
+        })
+    }
+}
+
 /// An opened record's stored data: `plain` (its subrecords) as `compression` says.
-fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<Vec<u8>> {
+fn stored_data(
+    r: &Record,
+    plain: Vec<u8>,
+    compression: &Compression,
+    fallback: &Fallback<'_>,
+) -> Result<Vec<u8>> {
     let field = || format!("{} record {:08X}", r.signature, r.form_id);
     let flagged = r.flags & COMPRESSED != 0;
-    let stream = match compression {
+    let stream: Cow<'_, [u8]> = match compression {
         Compression::None => {
             if flagged && !plain.is_empty() {
                 return Err(Error::unrepresentable(
@@ -127,8 +161,14 @@ fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<
                     ));
                 }
             }
-            stream
+            Cow::Owned(stream)
         }
+        // Unchanged: the stream as stored. Changed: recompressed.
+        Compression::Stored(stored) if stored.holds(&plain) => Cow::Borrowed(stored.stream()),
+        Compression::Stored(stored) => Cow::Owned(deflate(
+            &plain,
+            stored.level().unwrap_or_else(|| fallback.level()),
+        )),
         Compression::Kept { stream } => {
             if inflate(stream, plain.len()).ok().as_deref() != Some(plain.as_slice()) {
                 return Err(Error::unrepresentable(
@@ -145,7 +185,7 @@ fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<
                     format!("the kept zlib stream is what level {level} gives; use that level"),
                 ));
             }
-            stream.clone()
+            Cow::Borrowed(stream.as_slice())
         }
     };
     let declared: u32 = narrow(FORMAT, field(), plain.len())?;
@@ -155,7 +195,12 @@ fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<
     Ok(out)
 }
 
-fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
+fn put_record(
+    w: &mut ByteWriter,
+    r: &Record,
+    is_header: bool,
+    fallback: &Fallback<'_>,
+) -> Result<()> {
     let field = || format!("{} record {:08X}", r.signature, r.form_id);
     if &r.signature.0 == b"GRUP" {
         return Err(Error::unrepresentable(
@@ -169,7 +214,12 @@ fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
     let data: &[u8] = match (&r.body, opened) {
         (RecordBody::Raw(d), false) => d,
         (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => {
-            owned = stored_data(r, subrecord_bytes(body, r.form_id)?, &body.compression)?;
+            owned = stored_data(
+                r,
+                subrecord_bytes(body, r.form_id)?,
+                &body.compression,
+                fallback,
+            )?;
             &owned
         }
         (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => {
@@ -177,6 +227,7 @@ fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
                 r,
                 navi::subrecord_bytes(body, r.form_id)?,
                 &body.compression,
+                fallback,
             )?;
             &owned
         }
@@ -210,17 +261,22 @@ fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
     Ok(())
 }
 
-fn put_items(w: &mut ByteWriter, items: &[Item], depth: usize) -> Result<()> {
+fn put_items(
+    w: &mut ByteWriter,
+    items: &[Item],
+    depth: usize,
+    fallback: &Fallback<'_>,
+) -> Result<()> {
     for item in items {
         match item {
-            Item::Record(r) => put_record(w, r, false)?,
-            Item::Group(g) => put_group(w, g, depth)?,
+            Item::Record(r) => put_record(w, r, false, fallback)?,
+            Item::Group(g) => put_group(w, g, depth, fallback)?,
         }
     }
     Ok(())
 }
 
-fn put_group(w: &mut ByteWriter, g: &Group, depth: usize) -> Result<()> {
+fn put_group(w: &mut ByteWriter, g: &Group, depth: usize, fallback: &Fallback<'_>) -> Result<()> {
     if depth >= MAX_DEPTH {
         return Err(Error::unrepresentable(
             FORMAT,
@@ -236,7 +292,7 @@ fn put_group(w: &mut ByteWriter, g: &Group, depth: usize) -> Result<()> {
         .u16(g.timestamp)
         .u16(g.version_control)
         .u32(g.unknown);
-    put_items(w, &g.items, depth + 1)?;
+    put_items(w, &g.items, depth + 1, fallback)?;
     let size: u32 = narrow(
         FORMAT,
         format_args!("group {:08X} type {} size", g.label, g.group_type),
@@ -261,7 +317,11 @@ pub fn write(model: &PluginFile) -> Result<Vec<u8>> {
             ),
         ));
     }
-    put_record(&mut w, &model.header, true)?;
-    put_items(&mut w, &model.items, 0)?;
+    let fallback = Fallback {
+        model,
+        level: OnceCell::new(),
+    };
+    put_record(&mut w, &model.header, true, &fallback)?;
+    put_items(&mut w, &model.items, 0, &fallback)?;
     Ok(w.into_inner())
 }
