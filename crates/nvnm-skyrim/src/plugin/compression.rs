@@ -13,7 +13,7 @@ use core::fmt;
 use std::sync::OnceLock;
 
 use super::view::inflate;
-use super::{deflate, detect_level};
+use super::detect_level;
 
 /// The zlib level a changed record is recompressed at when no level reproduces its stored stream
 /// and no other record's level is known: level 9, which reproduces every compressed record of
@@ -155,7 +155,7 @@ impl<'a> arbitrary::Arbitrary<'a> for StoredStream {
     fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
         let plain: Vec<u8> = u.arbitrary()?;
         let level = u.int_in_range(0..=9)?;
-        Ok(StoredStream::new(deflate(&plain, level), &plain))
+        Ok(StoredStream::new(super::deflate(&plain, level), &plain))
     }
 }
 

@@ -78,7 +78,9 @@ pub(crate) fn put_subrecord(
 
 /// The subrecords of a navmesh record, serialised (uncompressed).
 pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
-    let mut w = ByteWriter::new();
+    // Each header is 6 bytes, 16 in the large form.
+    let size = body.subrecords.iter().map(|s| s.data.len() + 16).sum();
+    let mut w = ByteWriter::with_capacity(size);
     for (i, s) in body.subrecords.iter().enumerate() {
         let field = || format!("NAVM record {form_id:08X} subrecords[{i}] {}", s.signature);
         put_subrecord(&mut w, s.signature, s.large, &s.data, &field)?;
@@ -110,13 +112,25 @@ impl Fallback<'_> {
     }
 }
 
+/// A record's data as written: for compressed data the uncompressed size, then the stream.
+struct Data<'a> {
+    declared: Option<u32>,
+    bytes: Cow<'a, [u8]>,
+}
+
+impl Data<'_> {
+    fn len(&self) -> usize {
+        self.bytes.len() + if self.declared.is_some() { 4 } else { 0 }
+    }
+}
+
 /// An opened record's stored data: `plain` (its subrecords) as `compression` says.
-fn stored_data(
+fn stored_data<'c>(
     r: &Record,
     plain: Vec<u8>,
-    compression: &Compression,
+    compression: &'c Compression,
     fallback: &Fallback<'_>,
-) -> Result<Vec<u8>> {
+) -> Result<Data<'c>> {
     let field = || format!("{} record {:08X}", r.signature, r.form_id);
     let flagged = r.flags & COMPRESSED != 0;
     let stream: Cow<'_, [u8]> = match compression {
@@ -128,7 +142,10 @@ fn stored_data(
                     "the compressed flag (0x00040000) is set but the compression is None",
                 ));
             }
-            return Ok(plain);
+            return Ok(Data {
+                declared: None,
+                bytes: Cow::Owned(plain),
+            });
         }
         _ if !flagged => {
             return Err(Error::unrepresentable(
@@ -188,11 +205,10 @@ fn stored_data(
             Cow::Borrowed(stream.as_slice())
         }
     };
-    let declared: u32 = narrow(FORMAT, field(), plain.len())?;
-    let mut out = Vec::with_capacity(stream.len().saturating_add(4));
-    out.extend_from_slice(&declared.to_le_bytes());
-    out.extend_from_slice(&stream);
-    Ok(out)
+    Ok(Data {
+        declared: Some(narrow(FORMAT, field(), plain.len())?),
+        bytes: stream,
+    })
 }
 
 fn put_record(
@@ -210,27 +226,23 @@ fn put_record(
         ));
     }
     let opened = (&r.signature.0 == b"NAVM" || &r.signature.0 == b"NAVI") && !is_header;
-    let owned;
-    let data: &[u8] = match (&r.body, opened) {
-        (RecordBody::Raw(d), false) => d,
-        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => {
-            owned = stored_data(
-                r,
-                subrecord_bytes(body, r.form_id)?,
-                &body.compression,
-                fallback,
-            )?;
-            &owned
-        }
-        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => {
-            owned = stored_data(
-                r,
-                navi::subrecord_bytes(body, r.form_id)?,
-                &body.compression,
-                fallback,
-            )?;
-            &owned
-        }
+    let data = match (&r.body, opened) {
+        (RecordBody::Raw(d), false) => Data {
+            declared: None,
+            bytes: Cow::Borrowed(d.as_slice()),
+        },
+        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => stored_data(
+            r,
+            subrecord_bytes(body, r.form_id)?,
+            &body.compression,
+            fallback,
+        )?,
+        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => stored_data(
+            r,
+            navi::subrecord_bytes(body, r.form_id)?,
+            &body.compression,
+            fallback,
+        )?,
         (RecordBody::Raw(_), true) => {
             return Err(Error::unrepresentable(
                 FORMAT,
@@ -256,8 +268,11 @@ fn put_record(
         .u16(r.timestamp)
         .u16(r.version_control)
         .u16(r.form_version)
-        .u16(r.version_control_2)
-        .bytes(data);
+        .u16(r.version_control_2);
+    if let Some(declared) = data.declared {
+        w.u32(declared);
+    }
+    w.bytes(&data.bytes);
     Ok(())
 }
 
