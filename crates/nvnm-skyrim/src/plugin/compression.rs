@@ -12,8 +12,8 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-use super::view::inflate;
 use super::detect_level;
+use super::view::inflate;
 
 /// The zlib level a changed record is recompressed at when no level reproduces its stored stream
 /// and no other record's level is known: level 9, which reproduces every compressed record of
