@@ -9,6 +9,8 @@
 //!   and `NAVI`s.
 //! - [`model`]: [`PluginFile`], the owned tree, with [`PluginFile::replace_nvnm`].
 //! - [`navi`]: the `NAVI` record as data.
+//! - [`compression`]: how a record's data is stored; a read keeps each compressed stream, which
+//!   the writer gives back while the record is unchanged.
 //! - [`mod@write`]: the writer; an unchanged plugin comes back byte for byte.
 //! - [`dump`]: the text dump.
 //! - [`validate`]: validation across records (`NVMI` entries against their navmeshes, deleted
