@@ -658,11 +658,28 @@ fn zlib_oddities_are_refused_or_kept() {
     );
     assert_eq!(body.subrecords[0].data, b"ab\0");
     assert_eq!(Plugin.validate(&model).len(), 1);
-    // Once the subrecords change, the kept stream cannot be written; a level can.
+    // Once the subrecords change, the stored stream gives way: no level reproduces it and no
+    // other record has one, so the record is recompressed at the default level.
     let mut edited = model.clone();
     if let Item::Record(r) = &mut edited.items[0] {
         if let RecordBody::Navmesh(b) = &mut r.body {
             b.subrecords[0].data = b"cd\0".to_vec();
+        }
+    }
+    let written = Plugin.write(&edited).unwrap();
+    let plain = LeBuilder::new()
+        .magic(b"EDID")
+        .u16(3)
+        .bytes(b"cd\0")
+        .finish();
+    let data = LeBuilder::new().u32(9).bytes(&deflate(&plain, 9)).finish();
+    assert_eq!(written, navm_with(&data, COMPRESSED));
+    // A stream kept as such (as JSON gives it) cannot be written once the subrecords change.
+    if let Item::Record(r) = &mut edited.items[0] {
+        if let RecordBody::Navmesh(b) = &mut r.body {
+            b.compression = Compression::Kept {
+                stream: odd.clone(),
+            };
         }
     }
     let err = Plugin.write(&edited).unwrap_err();
@@ -809,4 +826,52 @@ fn mesh_with_no_room_for_a_15_layout_is_not_mistaken() {
     assert_eq!(m.layout(), Some(nvnm_skyrim::nvnm::Layout::Fallout4));
     assert_ne!(m.pathing_cell_crc, 0);
     assert_eq!(Parent::Cell { cell: 0x0002_0000 }, m.parent);
+}
+
+#[test]
+fn a_changed_record_whose_stream_no_level_makes_takes_another_records_level() {
+    let payload = LeBuilder::new()
+        .magic(b"EDID")
+        .u16(3)
+        .bytes(b"ab\0")
+        .finish();
+    // A stored block under a level-6 header: no level reproduces it.
+    let mut odd = vec![0x78, 0x9c, 0x01, 9, 0, !9, 0xff];
+    odd.extend_from_slice(&payload);
+    odd.extend_from_slice(&adler32(&payload).to_be_bytes());
+    let first = LeBuilder::new().u32(9).bytes(&odd).finish();
+    // Then a record at level 1.
+    let second = LeBuilder::new()
+        .u32(9)
+        .bytes(&deflate(&payload, 1))
+        .finish();
+    let bytes = record(tes4(), b"NAVM", first.len() as u32, COMPRESSED, 0x42)
+        .bytes(&first)
+        .finish();
+    let bytes = record(
+        LeBuilder::new().bytes(&bytes),
+        b"NAVM",
+        second.len() as u32,
+        COMPRESSED,
+        0x43,
+    )
+    .bytes(&second)
+    .finish();
+    let mut model = roundtrip_bytes(&Plugin, &bytes).unwrap();
+    if let Item::Record(r) = &mut model.items[0] {
+        if let RecordBody::Navmesh(b) = &mut r.body {
+            b.subrecords[0].data = b"cd\0".to_vec();
+        }
+    }
+    let written = Plugin.write(&model).unwrap();
+    let plain = LeBuilder::new()
+        .magic(b"EDID")
+        .u16(3)
+        .bytes(b"cd\0")
+        .finish();
+    let view = Plugin.parse(&written).unwrap();
+    let stored: Vec<&[u8]> = view.records().map(|r| r.data).collect();
+    assert_eq!(stored[0][4..], deflate(&plain, 1)[..]);
+    // The unchanged record keeps its stream.
+    assert_eq!(stored[1], second.as_slice());
 }

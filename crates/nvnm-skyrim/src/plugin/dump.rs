@@ -6,6 +6,7 @@ use core::fmt::{self, Write};
 
 use nav_core::Format;
 
+use super::Resolved;
 use super::Signature;
 use super::model::{Compression, Item, PluginFile, Record, RecordBody};
 use super::navi::{NaviBody, NaviField, NavmeshInfo, PreferredPathing, sync::parent_text};
@@ -59,10 +60,10 @@ fn record(r: &Record, indent: usize, out: &mut dyn Write) -> fmt::Result {
 }
 
 fn compression(c: &Compression, out: &mut dyn Write) -> fmt::Result {
-    match c {
-        Compression::None => writeln!(out, " uncompressed"),
-        Compression::Zlib { level } => writeln!(out, " zlib level {level}"),
-        Compression::Kept { stream } => writeln!(out, " zlib stream kept ({} bytes)", stream.len()),
+    match c.resolve() {
+        Resolved::None => writeln!(out, " uncompressed"),
+        Resolved::Level(level) => writeln!(out, " zlib level {level}"),
+        Resolved::Kept(stream) => writeln!(out, " zlib stream kept ({} bytes)", stream.len()),
     }
 }
 

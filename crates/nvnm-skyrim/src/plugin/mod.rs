@@ -9,6 +9,8 @@
 //!   and `NAVI`s.
 //! - [`model`]: [`PluginFile`], the owned tree, with [`PluginFile::replace_nvnm`].
 //! - [`navi`]: the `NAVI` record as data.
+//! - [`compression`]: how a record's data is stored; a read keeps each compressed stream, which
+//!   the writer gives back while the record is unchanged.
 //! - [`mod@write`]: the writer; an unchanged plugin comes back byte for byte.
 //! - [`dump`]: the text dump.
 //! - [`validate`]: validation across records (`NVMI` entries against their navmeshes, deleted
@@ -21,6 +23,7 @@
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
+pub mod compression;
 pub mod conflicts;
 pub mod dump;
 pub mod fix;
@@ -34,6 +37,7 @@ use core::fmt;
 
 use nav_core::{Error, Finding, Format, Result, Summary};
 
+pub use compression::{DEFAULT_LEVEL, Resolved, StoredStream};
 pub use conflicts::{ConflictReport, conflicts};
 pub use model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody, Subrecord};
 pub use navi::{NaviBody, NaviField, NavmeshInfo, PreferredPathing};
@@ -307,7 +311,7 @@ impl Format for Plugin {
                 RecordBody::NavigationInfo(b) => &b.compression,
                 RecordBody::Raw(_) => continue,
             };
-            if let Compression::Kept { .. } = kept {
+            if let Resolved::Kept(_) = kept.resolve() {
                 out.push(Finding::info(
                     format!("{} {:08X}", r.signature, r.form_id),
                     "no zlib level reproduces the stored stream; it is kept as stored",

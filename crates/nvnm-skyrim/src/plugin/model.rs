@@ -2,7 +2,8 @@
 //!
 //! Records other than `NAVM` and `NAVI` keep their data as stored ([`RecordBody::Raw`]). `NAVM`
 //! records are opened ([`RecordBody::Navmesh`]): their subrecords, and how the data was
-//! compressed, so that the writer reproduces the stored zlib stream. `NAVI` records are read
+//! compressed: a compressed record keeps its stored zlib stream ([`Compression::Stored`]), which
+//! the writer gives back while the record is unchanged. `NAVI` records are read
 //! into data ([`RecordBody::NavigationInfo`], see [`super::navi`]). Group and record sizes are not stored: the
 //! walk checks that every group is exactly filled by its contents, so the sizes always follow
 //! from the payload, and the writer recomputes them (which is how a replaced navmesh fixes
@@ -10,30 +11,11 @@
 
 use nav_core::{Error, ErrorKind, Result};
 
+pub use super::compression::Compression;
+use super::compression::StoredStream;
 use super::navi::NaviBody;
 use super::view::{Node, OpenedData, PluginView, RecordView};
-use super::{FORMAT, Signature, detect_level};
-
-/// How a navmesh record's data is stored.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-pub enum Compression {
-    /// Not compressed.
-    None,
-    /// zlib-compressed; C zlib at this level (0-9, default settings) reproduces the stream.
-    Zlib {
-        /// The compression level.
-        level: u32,
-    },
-    /// zlib-compressed by something no zlib level reproduces: the stored stream is kept and
-    /// written back as long as it still inflates to the record's subrecords.
-    Kept {
-        /// The stored zlib stream (after the 4-byte uncompressed size).
-        #[cfg_attr(feature = "serde", serde(with = "super::hex_bytes"))]
-        stream: Vec<u8>,
-    },
-}
+use super::{FORMAT, Signature};
 
 /// One subrecord of a navmesh record.
 ///
@@ -179,19 +161,14 @@ pub enum RecordBody {
     NavigationInfo(NaviBody),
 }
 
-/// How an opened record's data was stored: the zlib level that reproduces its stream, or the
-/// stream itself.
+/// How an opened record's data was stored: for compressed data, the stream as stored (no level
+/// search here; see [`StoredStream`]).
 fn compression_of(opened: &OpenedData<'_>, data: &[u8]) -> Compression {
     if !opened.compressed {
         return Compression::None;
     }
     let stream = data.get(4..).unwrap_or(&[]);
-    match detect_level(&opened.body, stream) {
-        Some(level) => Compression::Zlib { level },
-        None => Compression::Kept {
-            stream: stream.to_vec(),
-        },
-    }
+    Compression::Stored(StoredStream::new(stream.to_vec(), &opened.body))
 }
 
 /// One record.
@@ -344,8 +321,8 @@ fn find_mut<'m>(items: &'m mut [Item], pred: &dyn Fn(&Record) -> bool) -> Option
 }
 
 impl PluginFile {
-    /// Copies a view into the owned model. Finds, for every compressed navmesh record, the zlib
-    /// level that reproduces its stream.
+    /// Copies a view into the owned model. Every compressed record keeps its stored stream
+    /// ([`Compression::Stored`]); no zlib level is searched here.
     pub fn from_view(view: &PluginView<'_>) -> PluginFile {
         // Build the tree from the pre-order list with an explicit stack (the walk limits depth).
         let mut stack: Vec<(usize, Group)> = Vec::new();
@@ -450,9 +427,10 @@ impl PluginFile {
     }
 
     /// Replaces the `NVNM` payload of the navmesh record `form_id` (the first one, should the
-    /// FormID repeat). The writer then recomputes the record's size (recompressing at the
-    /// record's zlib level, or at level 9 where the stored stream was kept) and the size of
-    /// every enclosing group. When the payload changes and reads as `NVNM`, the navmesh's
+    /// FormID repeat). The writer then recompresses the changed record (see
+    /// [`super::StoredStream`]: at the level that reproduces its stored stream, else another
+    /// record's level, else [`super::DEFAULT_LEVEL`]; level 9 for a [`Compression::Kept`]
+    /// stream) and recomputes its size and the size of every enclosing group. When the payload changes and reads as `NVNM`, the navmesh's
     /// `NVMI` entry is brought up to date ([`PluginFile::update_navmesh_info`]); the rest of
     /// the plugin is written back unchanged.
     pub fn replace_nvnm(&mut self, form_id: u32, nvnm: Vec<u8>) -> Result<()> {
@@ -497,7 +475,9 @@ impl PluginFile {
             sub.data = nvnm;
         }
         if let Compression::Kept { .. } = body.compression {
-            body.compression = Compression::Zlib { level: 9 };
+            body.compression = Compression::Zlib {
+                level: super::DEFAULT_LEVEL,
+            };
         }
         Ok(true)
     }

@@ -3,8 +3,10 @@
 //! Sizes are the only derived values: each record's data size and each group's size (header
 //! included). The model writer emits a group's header with a placeholder size, writes its
 //! contents, then fills the size in. Navmesh (`NAVM`) and navmesh info map (`NAVI`) records are
-//! rebuilt from their subrecords and recompressed at their zlib level; a kept stream is written
-//! back only while it still inflates to those subrecords. The writer refuses what a later read
+//! rebuilt from their subrecords. A record compressed as read ([`Compression::Stored`]) gives
+//! back its stored stream while the subrecords are unchanged, and is recompressed only when they
+//! changed (see [`super::StoredStream`]); a record at a given zlib level is recompressed at it; a
+//! kept stream is written back only while it still inflates to those subrecords. The writer refuses what a later read
 //! would not give back: a `NAVM` or `NAVI` record kept raw, a record named `GRUP`, a compressed
 //! flag that disagrees with the body, a zlib level another level shadows, a raw `NAVI` payload
 //! that reads as its type, sizes past 32 bits, groups nested past the walk's limit.
@@ -12,9 +14,12 @@
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, Result};
 
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
 use super::model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody};
 use super::view::{Node, PluginView, RecordView, inflate};
-use super::{COMPRESSED, FORMAT, MAX_DEPTH, deflate, detect_level};
+use super::{COMPRESSED, DEFAULT_LEVEL, FORMAT, MAX_DEPTH, deflate, detect_level};
 use super::{Signature, navi};
 
 fn put_record_view(w: &mut ByteWriter, r: &RecordView<'_>) {
@@ -73,7 +78,9 @@ pub(crate) fn put_subrecord(
 
 /// The subrecords of a navmesh record, serialised (uncompressed).
 pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
-    let mut w = ByteWriter::new();
+    // Each header is 6 bytes, 16 in the large form.
+    let size = body.subrecords.iter().map(|s| s.data.len() + 16).sum();
+    let mut w = ByteWriter::with_capacity(size);
     for (i, s) in body.subrecords.iter().enumerate() {
         let field = || format!("NAVM record {form_id:08X} subrecords[{i}] {}", s.signature);
         put_subrecord(&mut w, s.signature, s.large, &s.data, &field)?;
@@ -81,11 +88,52 @@ pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
     Ok(w.into_inner())
 }
 
+/// The level a changed record is recompressed at when no level reproduces its own stored stream:
+/// the level of the first compressed record of the plugin that has one, else [`DEFAULT_LEVEL`];
+/// looked for once per write, and only when needed.
+struct Fallback<'m> {
+    model: &'m PluginFile,
+    level: OnceCell<u32>,
+}
+
+impl Fallback<'_> {
+    fn level(&self) -> u32 {
+        *self.level.get_or_init(|| {
+            self.model
+                .records()
+                .into_iter()
+                .find_map(|r| match &r.body {
+                    RecordBody::Navmesh(b) => b.compression.level(),
+                    RecordBody::NavigationInfo(b) => b.compression.level(),
+                    RecordBody::Raw(_) => None,
+                })
+                .unwrap_or(DEFAULT_LEVEL)
+        })
+    }
+}
+
+/// A record's data as written: for compressed data the uncompressed size, then the stream.
+struct Data<'a> {
+    declared: Option<u32>,
+    bytes: Cow<'a, [u8]>,
+}
+
+impl Data<'_> {
+    fn len(&self) -> usize {
+        self.bytes.len() + if self.declared.is_some() { 4 } else { 0 }
+    }
+}
+
 /// An opened record's stored data: `plain` (its subrecords) as `compression` says.
-fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<Vec<u8>> {
+fn stored_data<'c>(
+    r: &Record,
+    plain: Vec<u8>,
+    compression: &'c Compression,
+    fallback: &Fallback<'_>,
+) -> Result<Data<'c>> {
     let field = || format!("{} record {:08X}", r.signature, r.form_id);
     let flagged = r.flags & COMPRESSED != 0;
-    let stream = match compression {
+    let stream: Cow<'_, [u8]> = match compression {
         Compression::None => {
             if flagged && !plain.is_empty() {
                 return Err(Error::unrepresentable(
@@ -94,7 +142,10 @@ fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<
                     "the compressed flag (0x00040000) is set but the compression is None",
                 ));
             }
-            return Ok(plain);
+            return Ok(Data {
+                declared: None,
+                bytes: Cow::Owned(plain),
+            });
         }
         _ if !flagged => {
             return Err(Error::unrepresentable(
@@ -127,8 +178,14 @@ fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<
                     ));
                 }
             }
-            stream
+            Cow::Owned(stream)
         }
+        // Unchanged: the stream as stored. Changed: recompressed.
+        Compression::Stored(stored) if stored.holds(&plain) => Cow::Borrowed(stored.stream()),
+        Compression::Stored(stored) => Cow::Owned(deflate(
+            &plain,
+            stored.level().unwrap_or_else(|| fallback.level()),
+        )),
         Compression::Kept { stream } => {
             if inflate(stream, plain.len()).ok().as_deref() != Some(plain.as_slice()) {
                 return Err(Error::unrepresentable(
@@ -145,17 +202,21 @@ fn stored_data(r: &Record, plain: Vec<u8>, compression: &Compression) -> Result<
                     format!("the kept zlib stream is what level {level} gives; use that level"),
                 ));
             }
-            stream.clone()
+            Cow::Borrowed(stream.as_slice())
         }
     };
-    let declared: u32 = narrow(FORMAT, field(), plain.len())?;
-    let mut out = Vec::with_capacity(stream.len().saturating_add(4));
-    out.extend_from_slice(&declared.to_le_bytes());
-    out.extend_from_slice(&stream);
-    Ok(out)
+    Ok(Data {
+        declared: Some(narrow(FORMAT, field(), plain.len())?),
+        bytes: stream,
+    })
 }
 
-fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
+fn put_record(
+    w: &mut ByteWriter,
+    r: &Record,
+    is_header: bool,
+    fallback: &Fallback<'_>,
+) -> Result<()> {
     let field = || format!("{} record {:08X}", r.signature, r.form_id);
     if &r.signature.0 == b"GRUP" {
         return Err(Error::unrepresentable(
@@ -165,21 +226,23 @@ fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
         ));
     }
     let opened = (&r.signature.0 == b"NAVM" || &r.signature.0 == b"NAVI") && !is_header;
-    let owned;
-    let data: &[u8] = match (&r.body, opened) {
-        (RecordBody::Raw(d), false) => d,
-        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => {
-            owned = stored_data(r, subrecord_bytes(body, r.form_id)?, &body.compression)?;
-            &owned
-        }
-        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => {
-            owned = stored_data(
-                r,
-                navi::subrecord_bytes(body, r.form_id)?,
-                &body.compression,
-            )?;
-            &owned
-        }
+    let data = match (&r.body, opened) {
+        (RecordBody::Raw(d), false) => Data {
+            declared: None,
+            bytes: Cow::Borrowed(d.as_slice()),
+        },
+        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => stored_data(
+            r,
+            subrecord_bytes(body, r.form_id)?,
+            &body.compression,
+            fallback,
+        )?,
+        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => stored_data(
+            r,
+            navi::subrecord_bytes(body, r.form_id)?,
+            &body.compression,
+            fallback,
+        )?,
         (RecordBody::Raw(_), true) => {
             return Err(Error::unrepresentable(
                 FORMAT,
@@ -205,22 +268,30 @@ fn put_record(w: &mut ByteWriter, r: &Record, is_header: bool) -> Result<()> {
         .u16(r.timestamp)
         .u16(r.version_control)
         .u16(r.form_version)
-        .u16(r.version_control_2)
-        .bytes(data);
+        .u16(r.version_control_2);
+    if let Some(declared) = data.declared {
+        w.u32(declared);
+    }
+    w.bytes(&data.bytes);
     Ok(())
 }
 
-fn put_items(w: &mut ByteWriter, items: &[Item], depth: usize) -> Result<()> {
+fn put_items(
+    w: &mut ByteWriter,
+    items: &[Item],
+    depth: usize,
+    fallback: &Fallback<'_>,
+) -> Result<()> {
     for item in items {
         match item {
-            Item::Record(r) => put_record(w, r, false)?,
-            Item::Group(g) => put_group(w, g, depth)?,
+            Item::Record(r) => put_record(w, r, false, fallback)?,
+            Item::Group(g) => put_group(w, g, depth, fallback)?,
         }
     }
     Ok(())
 }
 
-fn put_group(w: &mut ByteWriter, g: &Group, depth: usize) -> Result<()> {
+fn put_group(w: &mut ByteWriter, g: &Group, depth: usize, fallback: &Fallback<'_>) -> Result<()> {
     if depth >= MAX_DEPTH {
         return Err(Error::unrepresentable(
             FORMAT,
@@ -236,7 +307,7 @@ fn put_group(w: &mut ByteWriter, g: &Group, depth: usize) -> Result<()> {
         .u16(g.timestamp)
         .u16(g.version_control)
         .u32(g.unknown);
-    put_items(w, &g.items, depth + 1)?;
+    put_items(w, &g.items, depth + 1, fallback)?;
     let size: u32 = narrow(
         FORMAT,
         format_args!("group {:08X} type {} size", g.label, g.group_type),
@@ -261,7 +332,11 @@ pub fn write(model: &PluginFile) -> Result<Vec<u8>> {
             ),
         ));
     }
-    put_record(&mut w, &model.header, true)?;
-    put_items(&mut w, &model.items, 0)?;
+    let fallback = Fallback {
+        model,
+        level: OnceCell::new(),
+    };
+    put_record(&mut w, &model.header, true, &fallback)?;
+    put_items(&mut w, &model.items, 0, &fallback)?;
     Ok(w.into_inner())
 }
