@@ -55,6 +55,7 @@ pub use model::{
     NavMeshTerrain, PlaneMaps, PlaneType, Tile, TileFlag, TileMap,
 };
 pub use query::RegionId;
+pub use fix::fix;
 pub use validate::validate;
 pub use view::NavMeshTerrainView;
 pub use write::{write, write_view};

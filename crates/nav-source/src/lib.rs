@@ -62,6 +62,11 @@ pub use validate::validate;
 pub use view::{AreaView, SourceView};
 pub use write::{write, write_into, write_view};
 
+/// Parses (detecting the game layout) and copies into the owned model in one step.
+pub fn read(bytes: &[u8]) -> Result<SourceMesh> {
+    Ok(SourceMesh::from_view(&SourceView::parse(bytes)?))
+}
+
 /// The crate name, as errors and the command-line tool show it.
 pub const FORMAT: &str = "nav-source";
 

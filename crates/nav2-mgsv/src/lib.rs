@@ -69,8 +69,14 @@ pub use view::{
     MeshDataView, Nav2View, NavigationGraphLinkBlock, NavigationGraphView, NavmeshChunkView,
     SearchSpaceView, SegmentChunkView, SegmentGraphLinkBlock, SegmentGraphView,
 };
+pub use fix::fix;
 #[allow(deprecated)]
 pub use write::write;
+
+/// Parses and copies into the owned model in one step.
+pub fn read(bytes: &[u8]) -> nav_core::Result<Nav2File> {
+    Ok(Nav2File::from_view(&Nav2View::parse(bytes)?))
+}
 
 /// The crate name, used in errors.
 pub const FORMAT: &str = "nav2-mgsv";
