@@ -125,7 +125,7 @@ impl Format for Nvm {
     }
 
     /// Drops references to missing objects and recomputes the tile map, open-cell count and
-    /// edges validate finds broken; see [`fix`].
+    /// edges validate finds broken; see [`fix()`].
     fn fix(&self, model: &mut Self::Model) -> Vec<String> {
         fix::fix(model)
     }

@@ -125,7 +125,7 @@ impl Format for Nav2 {
         validate::validate(model)
     }
 
-    /// Recomputes what [`validate()`] finds inconsistent with the geometry; see [`fix`].
+    /// Recomputes what [`validate()`] finds inconsistent with the geometry; see [`fix()`].
     fn fix(&self, model: &mut Nav2File) -> Vec<String> {
         fix::fix(model)
     }

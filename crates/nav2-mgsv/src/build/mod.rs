@@ -66,7 +66,7 @@ fn refuse(field: impl core::fmt::Display, message: impl core::fmt::Display) -> E
 ///
 /// The builder quantises and welds the mesh, partitions it into segments and lays out the
 /// NavmeshChunk (steps 1 and 2, and the geometry of step 3); everything else is derived from
-/// that geometry by the same functions [`crate::fix`] calls on an edited file:
+/// that geometry by the same functions [`crate::fix()`] calls on an edited file:
 /// [`navigation_graph`] (steps 3 to 5), [`segment_graph`] (step 6), [`island_graph`] (step 7)
 /// and [`search_space`] (step 8).
 pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
