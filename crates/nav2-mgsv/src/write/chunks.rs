@@ -46,10 +46,11 @@ pub(super) fn navigation_graph(
     {
         *r = U16::new(node.navmesh_index);
     }
-    let nodes_at = p + u64::from(nodes);
-    for (i, (n, &lo)) in g
-        .nodes
-        .iter()
+    // The node records first, all in one slice; then each node's link block, filled in place.
+    let records = o.records::<NavigationGraphNodeRecord>(p + u64::from(nodes), n, "Nodes")?;
+    for (i, ((r, n), &lo)) in records
+        .iter_mut()
+        .zip(&g.nodes)
         .zip(&l.navigation_graph_link_offsets)
         .enumerate()
     {
@@ -80,7 +81,7 @@ pub(super) fn navigation_graph(
         // 3 + 2 + 3 bits (`kind` and `reserved` checked by `bits` above): fits 8 bits.
         #[allow(clippy::cast_possible_truncation)]
         let flags = flags as u8;
-        let record = NavigationGraphNodeRecord {
+        *r = NavigationGraphNodeRecord {
             link_data_offset: U16::new((lo & 0xffff) as u16),
             segment_and_upper: U16::new(segment_and_upper),
             inside_link_count: len_u8(
@@ -89,35 +90,42 @@ pub(super) fn navigation_graph(
             )?,
             flags,
         };
-        o.put(nodes_at + 6 * i as u64, &record, format_args!("Nodes[{i}]"))?;
-        let mut b = o.take_scratch();
+    }
+    for (i, (n, &lo)) in g
+        .nodes
+        .iter()
+        .zip(&l.navigation_graph_link_offsets)
+        .enumerate()
+    {
+        // `lo >> 16` was checked to fit 4 bits above.
+        let at = p + u64::from(link) + u64::from(lo >> 16) * 16 + u64::from(lo & 0xffff) * 2;
+        let len = usize::try_from(layout::ng_link_block_len(n)).unwrap_or(usize::MAX);
+        let mut b = Fill {
+            rest: o.slot(at, len, format_args!("Nodes[{i}] link block"))?,
+        };
         for li in &n.inside_links {
-            let r = NavigationGraphInsideLinkRecord {
+            b.put(&NavigationGraphInsideLinkRecord {
                 node_index: U16::new(li.node_index),
                 edge_index: U16::new(li.edge_index),
-            };
-            b.extend_from_slice(r.as_bytes());
+            });
         }
         if let Some(v) = n.crossing_segment_link {
-            b.extend_from_slice(&v.to_le_bytes());
+            b.put(&U16::new(v));
         }
         if let Some(c) = n.crossing_data_chunk_link {
-            let r = NavigationGraphCrossingDataChunkLinkRecord {
+            b.put(&NavigationGraphCrossingDataChunkLinkRecord {
                 data_chunk_id: U16::new(c.data_chunk_id),
                 node_index: U16::new(c.node_index),
-            };
-            b.extend_from_slice(r.as_bytes());
+            });
         }
         if let Some(c) = n.crossing_tile_link {
-            let r = NavigationGraphCrossingTileLinkRecord {
+            b.put(&NavigationGraphCrossingTileLinkRecord {
                 tile_id: U16::new(c.tile_id),
                 data_chunk_id: U16::new(c.data_chunk_id),
                 node_index: U16::new(c.node_index),
-            };
-            b.extend_from_slice(r.as_bytes());
+            });
         }
-        let at = p + u64::from(link) + u64::from(upper) * 16 + u64::from(lo & 0xffff) * 2;
-        o.put_scratch(at, b, format_args!("Nodes[{i}] link block"))?;
+        b.done();
     }
     let out =
         o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
@@ -176,8 +184,14 @@ pub(super) fn navmesh_chunk(
     for (r, q) in out.iter_mut().zip(&c.positions) {
         *r = position(q);
     }
-    let meshes_at = p + u64::from(meshes);
-    for (i, (m, &off)) in c.meshes.iter().zip(&l.mesh_data_offsets).enumerate() {
+    // The packed mesh words first, all in one slice; then each mesh record, filled in place.
+    let words = o.records::<U32>(p + u64::from(meshes), c.meshes.len(), "Meshes")?;
+    for (i, ((r, m), &off)) in words
+        .iter_mut()
+        .zip(&c.meshes)
+        .zip(&l.mesh_data_offsets)
+        .enumerate()
+    {
         let k = m.neighbors.len();
         let nn = m.navigation_graph_nodes.len();
         if !(3..=4).contains(&k) || m.positions.len() != k {
@@ -201,41 +215,45 @@ pub(super) fn navmesh_chunk(
                 "present exactly when some neighbour's Type is not 0",
             ));
         }
+        if let Some(x) = &m.crossing {
+            if x.data_chunk_ids.len() != k || x.tile_ids.len() != k {
+                return Err(shape(
+                    format_args!("Meshes[{i}] crossing"),
+                    "NeighborDataChunkIds and NeighborTileIds need one entry per side",
+                ));
+            }
+        }
         let off = bits(u64::from(off), 18, format_args!("Meshes[{i}] DataOffset"))?;
         let seg = bits(
             u64::from(m.segment_index),
             12,
             format_args!("Meshes[{i}] SegmentIndex"),
         )?;
-        let packed = off | u32::from(k == 4) << 18 | u32::from(nn == 4) << 19 | seg << 20;
-        o.put(
-            meshes_at + 4 * i as u64,
-            &U32::new(packed),
-            format_args!("Meshes[{i}]"),
-        )?;
-        let mut b = o.take_scratch();
+        *r = U32::new(off | u32::from(k == 4) << 18 | u32::from(nn == 4) << 19 | seg << 20);
+    }
+    for (i, (m, &off)) in c.meshes.iter().zip(&l.mesh_data_offsets).enumerate() {
+        // Sides, nodes and crossing lists were checked above, so this is the record's size.
+        let k = m.neighbors.len();
+        let len =
+            3 * k + m.navigation_graph_nodes.len() + if m.crossing.is_some() { 4 * k } else { 0 };
+        let mut b = Fill {
+            rest: o.slot(
+                p + u64::from(data) + 2 * u64::from(off),
+                len,
+                format_args!("Meshes[{i}] record"),
+            )?,
+        };
         for n in &m.neighbors {
-            b.extend_from_slice(&n.0.to_le_bytes());
+            b.put(&U16::new(n.0));
         }
-        b.extend_from_slice(&m.positions);
-        b.extend_from_slice(&m.navigation_graph_nodes);
+        b.bytes(&m.positions);
+        b.bytes(&m.navigation_graph_nodes);
         if let Some(x) = &m.crossing {
-            if x.data_chunk_ids.len() != k || x.tile_ids.len() != k {
-                o.scratch = b;
-                return Err(shape(
-                    format_args!("Meshes[{i}] crossing"),
-                    "NeighborDataChunkIds and NeighborTileIds need one entry per side",
-                ));
-            }
             for v in x.data_chunk_ids.iter().chain(&x.tile_ids) {
-                b.extend_from_slice(&v.to_le_bytes());
+                b.put(&U16::new(*v));
             }
         }
-        o.put_scratch(
-            p + u64::from(data) + 2 * u64::from(off),
-            b,
-            format_args!("Meshes[{i}] record"),
-        )?;
+        b.done();
     }
     Ok(())
 }

@@ -176,6 +176,41 @@ impl Out {
     }
 }
 
+/// A block being filled front to back, one whole record at a time. Each record's size is known
+/// at compile time, so its copy is a few moves rather than a call to `memcpy`; the block is cut
+/// to the size computed beforehand, so nothing is left over or missing.
+struct Fill<'a> {
+    rest: &'a mut [u8],
+}
+
+impl Fill<'_> {
+    /// Appends one record (a no-op past the end, which a block of the computed size never
+    /// reaches; [`Fill::done`] checks it in debug builds).
+    #[inline]
+    fn put<T: IntoBytes + Immutable>(&mut self, value: &T) {
+        let size = core::mem::size_of::<T>();
+        if self.rest.len() >= size {
+            let (head, tail) = core::mem::take(&mut self.rest).split_at_mut(size);
+            head.copy_from_slice(value.as_bytes());
+            self.rest = tail;
+        }
+    }
+
+    /// Appends a short list of bytes, byte by byte (three or four of them: too few for a call).
+    #[inline]
+    fn bytes(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.put(b);
+        }
+    }
+
+    /// Every byte of the block was written.
+    #[inline]
+    fn done(self) {
+        debug_assert!(self.rest.is_empty(), "block size computed exactly");
+    }
+}
+
 #[cold]
 fn past_the_file(field: impl fmt::Display, len: usize, at: u64, total: usize) -> Error {
     shape(

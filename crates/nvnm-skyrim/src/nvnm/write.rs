@@ -5,11 +5,17 @@
 //! the grid divisor, must agree with the number of cell lists. A model that mixes the layouts of
 //! versions 12 and 15, or names a version without a layout, is refused.
 
+use nav_core::scalar::{F32, I16, U16, U32};
 use nav_core::write::{check_stored, narrow};
-use nav_core::{ByteWriter, Error, Result};
+use nav_core::{ByteWriter, Error, RawF32, Result};
+use zerocopy::{Immutable, IntoBytes};
 
 use super::model::NavmeshGeometry;
-use super::view::{CoverTrianglesView, EdgeLinksView, NavmeshGeometryView, TrianglesView};
+use super::view::{
+    CoverMappingRecord, CoverRecord, CoverTrianglesView, DoorTriangleRecord, EdgeLink12Record,
+    EdgeLink15Record, EdgeLinksView, GridHeaderRecord, HeaderRecord, NavmeshGeometryView,
+    Triangle12Record, Triangle15Record, TrianglesView, VertexRecord, WaypointRecord,
+};
 use super::{FORMAT, Layout, Parent};
 
 fn count(w: &mut ByteWriter, field: impl core::fmt::Display, n: usize) -> Result<()> {
@@ -57,7 +63,7 @@ pub fn write_view(view: &NavmeshGeometryView<'_>) -> Vec<u8> {
 }
 
 /// The number of bytes [`write`] produces for a model of `layout`.
-fn size_of(model: &NavmeshGeometry, layout: Layout) -> usize {
+fn size_of_model(model: &NavmeshGeometry, layout: Layout) -> usize {
     let (tri, link) = match layout {
         Layout::Skyrim => (16, 10),
         Layout::Fallout4 => (21, 11),
@@ -158,80 +164,133 @@ fn check_layout(model: &NavmeshGeometry) -> Result<Layout> {
     Ok(layout)
 }
 
+/// Appends a counted list as whole records: the `u32` count, then one copy of each record's
+/// bytes into room made for all of them at once (no per-field pushes, no growth checks).
+fn records<T, R: IntoBytes + Immutable>(
+    w: &mut ByteWriter,
+    field: impl core::fmt::Display,
+    list: &[T],
+    record: impl Fn(&T) -> R,
+) -> Result<()> {
+    count(w, field, list.len())?;
+    let size = size_of::<R>();
+    let start = w.len();
+    w.fill(0, size.saturating_mul(list.len()));
+    let room = w.as_mut_slice().get_mut(start..).unwrap_or_default();
+    for (out, item) in room.chunks_exact_mut(size).zip(list) {
+        out.copy_from_slice(record(item).as_bytes());
+    }
+    Ok(())
+}
+
 /// Writes a model. Refuses what the format cannot hold (see the module docs).
+///
+/// Each list goes out as whole records: a model record becomes the view's record (whose memory
+/// is its file bytes) and is copied in one piece into a buffer of the exact size.
 pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
     let layout = check_layout(model)?;
     let fo4 = layout == Layout::Fallout4;
-    let expected = size_of(model, layout);
+    let expected = size_of_model(model, layout);
     let mut w = ByteWriter::with_capacity(expected);
-    w.u32(model.version).u32(model.pathing_cell_crc);
-    match model.parent {
-        Parent::Cell { cell } => w.u32(0).u32(cell),
+    let (worldspace, parent) = match model.parent {
+        Parent::Cell { cell } => (0, cell.to_le_bytes()),
         Parent::Worldspace {
             worldspace,
             grid_x,
             grid_y,
-        } => w.u32(worldspace).i16(grid_y).i16(grid_x),
+        } => {
+            let [a, b] = grid_y.to_le_bytes();
+            let [c, d] = grid_x.to_le_bytes();
+            (worldspace, [a, b, c, d])
+        }
     };
-    count(&mut w, "vertices", model.vertices.len())?;
-    for v in &model.vertices {
-        w.f32(v[0]).f32(v[1]).f32(v[2]);
-    }
-    count(&mut w, "triangles", model.triangles.len())?;
-    for t in &model.triangles {
-        for v in t.vertices {
-            w.u16(v);
-        }
-        for e in t.edges {
-            w.i16(e);
-        }
-        if let Some(extra) = t.extra {
-            w.f32(extra.height).u8(extra.unknown);
-        }
-        w.u16(t.flags).u16(t.cover_flags);
-    }
-    count(&mut w, "edge links", model.edge_links.len())?;
-    for l in &model.edge_links {
-        w.u32(l.link_type).u32(l.navmesh).i16(l.triangle);
-        if let Some(e) = l.edge_index {
-            w.u8(e);
-        }
-    }
-    count(&mut w, "door triangles", model.door_triangles.len())?;
-    for d in &model.door_triangles {
-        w.i16(d.triangle).u32(d.door_type).u32(d.door);
-    }
+    w.put(&HeaderRecord {
+        version: U32::new(model.version),
+        pathing_cell_crc: U32::new(model.pathing_cell_crc),
+        worldspace: U32::new(worldspace),
+        parent,
+    });
+    records(&mut w, "vertices", &model.vertices, |v| VertexRecord {
+        position: v.map(F32::from),
+    })?;
     if fo4 {
-        count(&mut w, "cover array", model.cover_array.len())?;
-        for c in &model.cover_array {
-            w.u16(c.vertices[0]).u16(c.vertices[1]).bytes(&c.data);
-        }
-        count(&mut w, "cover mappings", model.cover_mappings.len())?;
-        for m in &model.cover_mappings {
-            w.u16(m.triangle_edge).u16(m.cover);
-        }
-        count(&mut w, "waypoints", model.waypoints.len())?;
-        for p in &model.waypoints {
-            w.f32(p.position[0]).f32(p.position[1]).f32(p.position[2]);
-            w.i16(p.triangle).u32(p.flags);
-        }
+        records(&mut w, "triangles", &model.triangles, |t| {
+            // `check_layout` made sure every version-15 triangle has its extra fields.
+            let (height, unknown) = t.extra.map_or((RawF32::ZERO, 0), |e| (e.height, e.unknown));
+            Triangle15Record {
+                vertices: t.vertices.map(U16::new),
+                edges: t.edges.map(I16::new),
+                height: height.into(),
+                unknown,
+                flags: U16::new(t.flags),
+                cover_flags: U16::new(t.cover_flags),
+            }
+        })?;
+        records(&mut w, "edge links", &model.edge_links, |l| {
+            EdgeLink15Record {
+                link_type: U32::new(l.link_type),
+                navmesh: U32::new(l.navmesh),
+                triangle: I16::new(l.triangle),
+                // `check_layout` made sure every version-15 edge link has its edge index.
+                edge_index: l.edge_index.unwrap_or_default(),
+            }
+        })?;
     } else {
-        count(&mut w, "cover triangles", model.cover_triangles.len())?;
-        for c in &model.cover_triangles {
-            w.i16(*c);
+        records(&mut w, "triangles", &model.triangles, |t| {
+            Triangle12Record {
+                vertices: t.vertices.map(U16::new),
+                edges: t.edges.map(I16::new),
+                flags: U16::new(t.flags),
+                cover_flags: U16::new(t.cover_flags),
+            }
+        })?;
+        records(&mut w, "edge links", &model.edge_links, |l| {
+            EdgeLink12Record {
+                link_type: U32::new(l.link_type),
+                navmesh: U32::new(l.navmesh),
+                triangle: I16::new(l.triangle),
+            }
+        })?;
+    }
+    records(&mut w, "door triangles", &model.door_triangles, |d| {
+        DoorTriangleRecord {
+            triangle: I16::new(d.triangle),
+            door_type: U32::new(d.door_type),
+            door: U32::new(d.door),
         }
+    })?;
+    if fo4 {
+        records(&mut w, "cover array", &model.cover_array, |c| CoverRecord {
+            vertices: c.vertices.map(U16::new),
+            data: c.data,
+        })?;
+        records(&mut w, "cover mappings", &model.cover_mappings, |m| {
+            CoverMappingRecord {
+                triangle_edge: U16::new(m.triangle_edge),
+                cover: U16::new(m.cover),
+            }
+        })?;
+        records(&mut w, "waypoints", &model.waypoints, |p| WaypointRecord {
+            position: p.position.map(F32::from),
+            triangle: I16::new(p.triangle),
+            flags: U32::new(p.flags),
+        })?;
+    } else {
+        records(&mut w, "cover triangles", &model.cover_triangles, |c| {
+            I16::new(*c)
+        })?;
     }
     let g = &model.grid;
-    w.u32(g.divisor);
-    w.f32(g.cell_size[0]).f32(g.cell_size[1]);
-    for v in g.min.iter().chain(&g.max) {
-        w.f32(*v);
-    }
+    w.put(&GridHeaderRecord {
+        divisor: U32::new(g.divisor),
+        cell_size: g.cell_size.map(F32::from),
+        min: g.min.map(F32::from),
+        max: g.max.map(F32::from),
+    });
     for (k, cell) in g.cells.iter().enumerate() {
-        count(&mut w, format_args!("grid cells[{k}]"), cell.len())?;
-        for t in cell {
-            w.i16(*t);
-        }
+        records(&mut w, format_args!("grid cells[{k}]"), cell, |t| {
+            I16::new(*t)
+        })?;
     }
     debug_assert_eq!(w.len(), expected);
     Ok(w.into_inner())
