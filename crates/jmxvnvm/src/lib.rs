@@ -49,13 +49,13 @@ use core::fmt;
 use nav_core::{Finding, Format, Result, Summary};
 
 pub use build::TerrainBuilder;
+pub use fix::fix;
 pub use geometry::geometry;
 pub use model::{
     CellQuad, EdgeDirection, EdgeFlag, EdgeGlobal, EdgeInternal, Layout, LinkedEdge, NavMeshObj,
     NavMeshTerrain, PlaneMaps, PlaneType, Tile, TileFlag, TileMap,
 };
 pub use query::RegionId;
-pub use fix::fix;
 pub use validate::validate;
 pub use view::NavMeshTerrainView;
 pub use write::{write, write_view};

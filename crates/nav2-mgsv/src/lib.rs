@@ -60,6 +60,7 @@ pub mod validate;
 pub mod view;
 pub mod write;
 
+pub use fix::fix;
 pub use model::*;
 pub use validate::validate;
 #[allow(deprecated)]
@@ -69,7 +70,6 @@ pub use view::{
     MeshDataView, Nav2View, NavigationGraphLinkBlock, NavigationGraphView, NavmeshChunkView,
     SearchSpaceView, SegmentChunkView, SegmentGraphLinkBlock, SegmentGraphView,
 };
-pub use fix::fix;
 #[allow(deprecated)]
 pub use write::write;
 
