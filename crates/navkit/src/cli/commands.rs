@@ -375,6 +375,19 @@ pub(super) fn fix(
     }
 }
 
+/// One file's validation report as JSON.
+fn validation_json(path: &Path, format: &str, findings: &[Finding]) -> serde_json::Value {
+    let (errors, warnings, infos) = tally(findings);
+    json!({
+        "file": path.display().to_string(),
+        "format": format,
+        "errors": errors,
+        "warnings": warnings,
+        "infos": infos,
+        "findings": findings,
+    })
+}
+
 /// Error, warning and note counts of findings.
 fn tally(findings: &[Finding]) -> (usize, usize, usize) {
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
@@ -440,14 +453,7 @@ pub(super) fn validate_many(
                     let (e, w, i) = tally(&findings);
                     totals = (totals.0 + e, totals.1 + w, totals.2 + i);
                     if json {
-                        reports.push(json!({
-                            "file": path.display().to_string(),
-                            "format": format,
-                            "errors": e,
-                            "warnings": w,
-                            "infos": i,
-                            "findings": findings,
-                        }));
+                        reports.push(validation_json(path, format, &findings));
                     } else {
                         for f in &findings {
                             out!("{}: {f}", path.display());
@@ -496,14 +502,7 @@ pub(super) fn validate(
     let findings = format.validate(&bytes).map_err(|e| input_error(path, e))?;
     let (errors, warnings, infos) = tally(&findings);
     if json {
-        print_json(&json!({
-            "file": path.display().to_string(),
-            "format": format.name(),
-            "errors": errors,
-            "warnings": warnings,
-            "infos": infos,
-            "findings": findings,
-        }));
+        print_json(&validation_json(path, format.name(), &findings));
     } else {
         for f in &findings {
             out!("{f}");
