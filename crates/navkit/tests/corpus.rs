@@ -47,10 +47,12 @@ fn every_corpus_file_rewrites_and_converts_through_json() {
             continue;
         }
         let mut in_folder = 0;
-        let files = dir
-            .is_dir()
-            .then(|| corpus_files(&dir))
-            .unwrap_or_default()
+        let in_corpus = if dir.is_dir() {
+            corpus_files(&dir)
+        } else {
+            Vec::new()
+        };
+        let files = in_corpus
             .into_iter()
             .chain(incoming.iter().flat_map(|d| corpus_files(d)));
         for path in files {
