@@ -381,3 +381,29 @@ mod tests {
         );
     }
 }
+
+/// A writer's refusal as an I/O error, for the streaming writers (`write_to`): kind
+/// [`std::io::ErrorKind::InvalidData`], with the [`Error`] inside. [`refused`] takes it back out.
+pub fn refusal(error: Error) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, error)
+}
+
+/// The [`Error`] a streaming writer refused a model with, or `None` for an I/O error of the
+/// destination (a full disk, a closed pipe).
+pub fn refused(error: &std::io::Error) -> Option<&Error> {
+    error.get_ref().and_then(|e| e.downcast_ref::<Error>())
+}
+
+#[cfg(test)]
+mod refusal_tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_carries_the_error_through_io() {
+        let e = Error::invalid("nav-test", "areas[3].id", 0x10, "zero is not an id");
+        let io = refusal(e.clone());
+        assert_eq!(io.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(refused(&io), Some(&e));
+        assert_eq!(refused(&std::io::Error::other("disk full")), None);
+    }
+}

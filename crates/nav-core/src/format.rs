@@ -61,6 +61,17 @@ pub trait Format {
         Ok(())
     }
 
+    /// [`Format::write`] streamed to `out`: records go to the writer as they are laid out, so
+    /// a caller writing a file through a `BufWriter` holds no second copy of it. A model the
+    /// format cannot hold fails with [`std::io::ErrorKind::InvalidData`] carrying the
+    /// [`crate::Error`] (see [`crate::error::refusal`]), before anything is written where the
+    /// format allows that check up front. The default writes the whole file into memory first
+    /// and hands it over in one `write_all`; formats override it to stream.
+    fn write_to(&self, model: &Self::Model, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let bytes = self.write(model).map_err(crate::error::refusal)?;
+        out.write_all(&bytes)
+    }
+
     /// Serialises straight from a view. The default goes through the model.
     fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {
         self.write(&self.to_model(view))

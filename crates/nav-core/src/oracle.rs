@@ -32,7 +32,7 @@ pub enum RoundtripError {
         "{stage} output differs from the input at offset {offset:#x} (input {expected_len} bytes, output {actual_len})"
     )]
     Differs {
-        /// Which writer: `write_view` or `write`.
+        /// Which writer: `write_view`, `write` or `write_to`.
         stage: &'static str,
         /// First differing offset.
         offset: usize,
@@ -41,6 +41,10 @@ pub enum RoundtripError {
         /// Length of the output.
         actual_len: usize,
     },
+    /// The streaming writer failed without refusing the model (it wrote to a `Vec`, which
+    /// cannot fail: this is a writer bug).
+    #[error("write_to: {0}")]
+    Stream(String),
     /// The written bytes did not parse back.
     #[error("written bytes do not parse: {0}")]
     Reparse(Error),
@@ -69,6 +73,20 @@ fn compare(stage: &'static str, expected: &[u8], actual: &[u8]) -> Result<(), Ro
     }
 }
 
+/// [`Format::write_to`] into `out`, its refusal as [`RoundtripError::Write`].
+fn stream<F: Format + ?Sized>(
+    format: &F,
+    model: &F::Model,
+    out: &mut Vec<u8>,
+) -> Result<(), RoundtripError> {
+    format
+        .write_to(model, out)
+        .map_err(|e| match crate::error::refused(&e) {
+            Some(refusal) => RoundtripError::Write(refusal.clone()),
+            None => RoundtripError::Stream(e.to_string()),
+        })
+}
+
 /// Checks that `bytes` survive parse → write (from the view and from the model) unchanged, and
 /// that the output parses to the same model. Returns the model.
 pub fn roundtrip_bytes<F: Format + ?Sized>(
@@ -88,6 +106,9 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     }
     let written = format.write(&model).map_err(RoundtripError::Write)?;
     compare("write", bytes, &written)?;
+    let mut streamed = Vec::with_capacity(bytes.len());
+    stream(format, &model, &mut streamed)?;
+    compare("write_to", bytes, &streamed)?;
     let again = format.read(&written).map_err(RoundtripError::Reparse)?;
     if again != model {
         return Err(RoundtripError::ModelDiffers);
@@ -95,15 +116,29 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     Ok(model)
 }
 
-/// Checks that a model the writer accepts comes back equal from its own bytes, and that writing
-/// it twice gives the same bytes. `Ok(None)` means the writer refused the model (that is allowed:
+/// Checks that a model the writer accepts comes back equal from its own bytes, that writing
+/// it twice gives the same bytes, and that the streaming writer ([`Format::write_to`]) accepts
+/// and refuses the same models and writes the same bytes. `Ok(None)` means the writer refused the model (that is allowed:
 /// not every model fits the format); `Ok(Some(bytes))` gives what was written.
 pub fn roundtrip_model<F: Format + ?Sized>(
     format: &F,
     model: &F::Model,
 ) -> Result<Option<Vec<u8>>, RoundtripError> {
-    let Ok(bytes) = format.write(model) else {
-        return Ok(None);
+    let mut streamed = Vec::new();
+    let streamed = stream(format, model, &mut streamed).map(|()| streamed);
+    let bytes = match (format.write(model), streamed) {
+        (Ok(bytes), Ok(streamed)) => {
+            compare("write_to", &bytes, &streamed)?;
+            bytes
+        }
+        (Err(_), Err(RoundtripError::Write(_))) => return Ok(None),
+        (Err(e), Ok(_)) => {
+            return Err(RoundtripError::Stream(format!(
+                "accepted a model that write refuses ({e})"
+            )));
+        }
+        (Ok(_), Err(e)) => return Err(e),
+        (Err(_), Err(e)) => return Err(e),
     };
     let back = format.read(&bytes).map_err(RoundtripError::Reparse)?;
     if &back != model {

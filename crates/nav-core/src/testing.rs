@@ -344,6 +344,122 @@ mod tests {
     }
 }
 
+/// One real file as [`real_files_round_trip`] hands it to the crate's own checks.
+#[derive(Debug)]
+pub struct RealFile {
+    /// The path relative to the folder walked (`nav2-original/ry_dm7_v15.nav`).
+    pub name: String,
+    /// The whole path.
+    pub path: PathBuf,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// What [`real_files_round_trip`] saw.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CorpusTally {
+    /// Files that round-tripped and passed every check.
+    pub passed: usize,
+    /// Files under `negative/` that the format refused, as it must.
+    pub refused: usize,
+    /// Files that round-tripped but `validate` finds an error in, each as `name: first error`
+    /// (a real file can be broken: a plugin whose master is missing). The caller decides which
+    /// are expected.
+    pub with_errors: Vec<String>,
+}
+
+/// The corpus loop every format crate runs, over [`real_files`] of `format_dir` (the corpus
+/// folder, skipped with a note when absent, then the incoming folder):
+///
+/// - a file under `negative/` must be refused by [`crate::Format::read`];
+/// - every other file must pass [`crate::oracle::roundtrip_bytes`] (view writer, model writer,
+///   streaming writer, summaries, read-back);
+/// - a file that `validate` finds no error in must come through [`crate::Format::fix`]
+///   untouched (no change reported, the model equal);
+/// - then `each` runs the crate's own checks (JSON, measured facts), and an `Err` fails the file.
+///
+/// Prints one line of counts.
+///
+/// # Panics
+/// After the whole walk, when any file failed, listing every failure.
+pub fn real_files_round_trip<F>(
+    format: &F,
+    format_dir: &str,
+    mut each: impl FnMut(&RealFile, &F::Model) -> Result<(), String>,
+) -> CorpusTally
+where
+    F: crate::Format + ?Sized,
+{
+    let mut tally = CorpusTally::default();
+    let mut failures = Vec::new();
+    for (dir, path) in real_files(format_dir) {
+        let name = path
+            .strip_prefix(&dir)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let file = RealFile { name, path, bytes };
+        if is_negative(&file.path) {
+            match format.read(&file.bytes) {
+                Err(_) => tally.refused += 1,
+                Ok(_) => failures.push(format!("{}: a negative file was read", file.name)),
+            }
+            continue;
+        }
+        let model = match crate::oracle::roundtrip_bytes(format, &file.bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{}: {e}", file.name));
+                continue;
+            }
+        };
+        let first_error = format
+            .validate(&model)
+            .into_iter()
+            .find(|f| f.severity == crate::Severity::Error);
+        if let Some(error) = first_error {
+            tally.with_errors.push(format!("{}: {error}", file.name));
+        } else {
+            let mut fixed = model.clone();
+            let changes = format.fix(&mut fixed);
+            if !changes.is_empty() || fixed != model {
+                failures.push(format!(
+                    "{}: validates clean, but fix changed it: {changes:?}",
+                    file.name
+                ));
+                continue;
+            }
+        }
+        match each(&file, &model) {
+            Ok(()) => tally.passed += 1,
+            Err(e) => failures.push(format!("{}: {e}", file.name)),
+        }
+    }
+    println!(
+        "{}: {} real files round-tripped, {} negative files refused, {} with validation errors, {} failed",
+        format.name(),
+        tally.passed,
+        tally.refused,
+        tally.with_errors.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{}: {} real files failed:\n{}",
+        format.name(),
+        failures.len(),
+        failures.join("\n")
+    );
+    tally
+}
+
 /// What [`arbitrary_models`] saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ArbitraryTally {

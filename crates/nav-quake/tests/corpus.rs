@@ -1,71 +1,42 @@
 //! Every real file in the Quake corpus (and the incoming folder, when it exists) round-trips
 //! byte-exactly and validates without error; the negative sample is refused.
 
-use nav_core::oracle::roundtrip_bytes;
-use nav_core::testing::{corpus_dir, is_negative, real_files};
+use nav_core::testing::{corpus_dir, real_files_round_trip};
 use nav_quake::{NavFile, Quake};
 
 #[test]
-fn corpus_round_trips_byte_exactly() {
-    let files = real_files("quake");
-    if files.is_empty() {
-        return;
-    }
-    let (mut passed, mut refused) = (0, 0);
-    let mut failures = Vec::new();
-    for (dir, path) in files {
-        let bytes = std::fs::read(&path).unwrap();
-        let name = path.strip_prefix(&dir).unwrap().display().to_string();
-        if is_negative(&path) {
-            let err = nav_quake::read(&bytes).expect_err(&name);
-            assert!(
-                err.to_string().starts_with("nav-quake: header: magic"),
-                "{name}: {err}"
-            );
-            refused += 1;
-            continue;
+fn corpus_round_trips_byte_exactly_and_validates() {
+    let tally = real_files_round_trip(&Quake, "quake", |file, model| {
+        // The JSON form is a full copy of the model, too.
+        let json = serde_json::to_string(model).map_err(|e| e.to_string())?;
+        let back: NavFile = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+        match nav_quake::write(&back) {
+            Ok(bytes) if bytes == file.bytes => Ok(()),
+            _ => Err("the JSON round trip changed the file".into()),
         }
-        match roundtrip_bytes(&Quake, &bytes) {
-            Ok(model) => {
-                // The JSON form is a full copy of the model, too.
-                let json = serde_json::to_string(&model).unwrap();
-                let back: NavFile = serde_json::from_str(&json).unwrap();
-                assert_eq!(
-                    nav_quake::write(&back).unwrap(),
-                    bytes,
-                    "{name}: JSON round trip"
-                );
-                passed += 1;
-            }
-            Err(e) => failures.push(format!("{name}: {e}")),
-        }
+    });
+    assert!(tally.with_errors.is_empty(), "{:#?}", tally.with_errors);
+    if corpus_dir("quake").is_some() {
+        assert!(tally.passed > 0, "no corpus file was checked");
+        assert!(tally.refused > 0, "the negative sample was not found");
     }
-    println!(
-        "nav-quake corpus: {passed} files round-tripped, {refused} negative files refused, {} failed",
-        failures.len()
-    );
-    assert!(failures.is_empty(), "{failures:#?}");
-    assert!(passed > 0, "no corpus file was checked");
-    assert!(refused > 0, "the negative sample was not found");
 }
 
 #[test]
-fn corpus_files_validate_without_errors() {
-    let mut checked = 0;
-    for (_, path) in real_files("quake")
-        .into_iter()
-        .filter(|(_, p)| !is_negative(p))
-    {
-        let file = nav_quake::read(&std::fs::read(&path).unwrap()).unwrap();
-        let errors: Vec<_> = nav_quake::validate(&file)
-            .into_iter()
-            .filter(|f| f.severity == nav_core::Severity::Error)
-            .collect();
-        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
-        checked += 1;
+fn the_negative_sample_is_refused_for_its_magic() {
+    let Some(dir) = corpus_dir("quake") else {
+        return;
+    };
+    let negatives = nav_core::testing::corpus_files(&dir.join("negative"));
+    assert!(!negatives.is_empty(), "the negative sample was not found");
+    for path in negatives {
+        let err = nav_quake::read(&std::fs::read(&path).unwrap()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("nav-quake: header: magic"),
+            "{}: {err}",
+            path.display()
+        );
     }
-    println!("nav-quake corpus: {checked} files validated without errors");
-    assert!(checked > 0 || corpus_dir("quake").is_none());
 }
 
 #[test]
