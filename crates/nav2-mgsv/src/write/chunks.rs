@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn navigation_graph(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     g: &NavigationGraph,
     l: &DataChunkLayout,
@@ -158,7 +158,7 @@ pub(super) fn navigation_graph(
 }
 
 pub(super) fn navmesh_chunk(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     c: &NavmeshChunk,
     l: &DataChunkLayout,
@@ -259,7 +259,7 @@ pub(super) fn navmesh_chunk(
 }
 
 pub(super) fn segment_chunk(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     c: &SegmentChunk,
     l: &DataChunkLayout,
@@ -302,7 +302,7 @@ pub(super) fn segment_chunk(
 }
 
 pub(super) fn segment_graph(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     g: &SegmentGraph,
     l: &DataChunkLayout,
