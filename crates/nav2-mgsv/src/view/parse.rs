@@ -533,14 +533,22 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         } else {
             3
         };
-        let mut c = r.cursor(at, ctx)?;
-        let neighbors: &[U16] = c.slice(k, ctx)?;
-        let crossing_needed = needs_crossing(neighbors);
-        c.bytes(k + nn, ctx)?;
-        if crossing_needed {
-            c.slice::<U16>(2 * k, ctx)?;
+        // The record straight from the region's bytes when it is all there; the cursor names
+        // what is missing otherwise.
+        let rest = r.data.get(at..r.end).unwrap_or(&[]);
+        let len = match <[U16]>::ref_from_prefix_with_elems(rest, k) {
+            Ok((neighbors, _)) => mesh_record_len(k, nn, needs_crossing(neighbors)),
+            Err(_) => usize::MAX,
+        };
+        if len > rest.len() {
+            let mut c = r.cursor(at, ctx)?;
+            let neighbors: &[U16] = c.slice(k, ctx)?;
+            c.bytes(k + nn, ctx)?;
+            if needs_crossing(neighbors) {
+                c.slice::<U16>(2 * k, ctx)?;
+            }
         }
-        r.mark(at, mesh_record_len(k, nn, crossing_needed), ctx)?;
+        r.mark(at, len, ctx)?;
     }
     Ok(NavmeshChunkView {
         header,
