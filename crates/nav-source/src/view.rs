@@ -233,32 +233,35 @@ impl LadderRecords<'_> {
     }
 }
 
-/// A run of length-prefixed names (`u16` length, then that many bytes), already delimited.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A run of length-prefixed names (`u16` length, then that many bytes), delimited by the parse,
+/// which keeps each name it read.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct NameList<'a> {
     bytes: &'a [u8],
-    count: usize,
+    names: Vec<&'a [u8]>,
 }
 
 impl<'a> NameList<'a> {
     fn read(cur: &mut Cursor<'a>, count: usize, what: &str) -> Result<Self> {
         let start = cur.offset();
+        // Bounded by the bytes left: every name takes at least its 2-byte length.
+        let mut names = Vec::with_capacity(count.min(cur.remaining() / 2));
         for i in 0..count {
             let len = cur.u16(format_args!("{what}[{i}] length"))?;
-            cur.skip(usize::from(len), format_args!("{what}[{i}] name"))?;
+            names.push(cur.bytes(usize::from(len), format_args!("{what}[{i}] name"))?);
         }
         let bytes = cur.data().get(start..cur.offset()).unwrap_or(&[]);
-        Ok(NameList { bytes, count })
+        Ok(NameList { bytes, names })
     }
 
     /// Number of names.
     pub fn len(&self) -> usize {
-        self.count
+        self.names.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.names.is_empty()
     }
 
     /// The stored bytes of the whole list (lengths and names).
@@ -267,21 +270,18 @@ impl<'a> NameList<'a> {
     }
 
     /// The names as stored (with their NUL, if any).
-    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
-        let mut rest = self.bytes;
-        core::iter::from_fn(move || {
-            let (len, tail) = rest.split_first_chunk::<2>()?;
-            let len = usize::from(u16::from_le_bytes(*len));
-            let name = tail.get(..len)?;
-            rest = tail.get(len..)?;
-            Some(name)
-        })
-        .take(self.count)
+    pub fn names(&self) -> &[&'a [u8]] {
+        &self.names
+    }
+
+    /// The names as stored, in file order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+        self.names.iter().copied()
     }
 }
 
 /// Left 4 Dead mesh-level data.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TerrorView<'a> {
     population: &'a [u8],
     fog_places: NameList<'a>,
@@ -294,8 +294,8 @@ impl<'a> TerrorView<'a> {
         self.population
     }
     /// The fog place names.
-    pub fn fog_places(&self) -> NameList<'a> {
-        self.fog_places
+    pub fn fog_places(&self) -> &NameList<'a> {
+        &self.fog_places
     }
     /// The float after the ladders.
     pub fn max_view_distance(&self) -> &'a F32 {
@@ -372,16 +372,16 @@ impl<'a> SourceView<'a> {
         self.is_analyzed
     }
     /// The place directory.
-    pub fn places(&self) -> NameList<'a> {
-        self.places
+    pub fn places(&self) -> &NameList<'a> {
+        &self.places
     }
     /// The "has unnamed areas" byte (0 below v12).
     pub fn has_unnamed_areas(&self) -> u8 {
         self.has_unnamed_areas
     }
     /// Left 4 Dead mesh data.
-    pub fn terror(&self) -> Option<TerrorView<'a>> {
-        self.terror
+    pub fn terror(&self) -> Option<&TerrorView<'a>> {
+        self.terror.as_ref()
     }
     /// Number of areas.
     pub fn area_count(&self) -> usize {
@@ -460,10 +460,7 @@ fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
     } else {
         0
     };
-    let mut places = NameList {
-        bytes: &[],
-        count: 0,
-    };
+    let mut places = NameList::default();
     let mut has_unnamed_areas = 0;
     if layout.has_places() {
         let count = cur.u16("places count")?;
@@ -555,7 +552,7 @@ fn parse_body<'a>(header: &Header<'a>, flavour: Flavour) -> Result<SourceView<'a
         layout,
         bsp_size: header.bsp_size,
         is_analyzed: header.is_analyzed,
-        places: header.places,
+        places: header.places.clone(),
         has_unnamed_areas: header.has_unnamed_areas,
         terror,
         areas,
