@@ -11,18 +11,18 @@ use nav_source::view::{EncounterPathView, HidingSpots};
 fn walk(view: &nav_source::SourceView<'_>) -> u64 {
     let mut sum = 0u64;
     for a in view.areas() {
-        sum = sum.wrapping_add(u64::from(a.id) ^ u64::from(a.attribute_flags));
-        for list in a.connections {
+        sum = sum.wrapping_add(u64::from(a.id()) ^ u64::from(a.attribute_flags()));
+        for list in a.connections() {
             for id in list {
                 sum = sum.wrapping_add(u64::from(id.get()));
             }
         }
-        if let HidingSpots::Records(spots) = a.hiding_spots {
+        if let HidingSpots::Records(spots) = a.hiding_spots() {
             for s in spots {
                 sum = sum.wrapping_add(u64::from(s.id.get()));
             }
         }
-        for p in a.encounter_paths.iter() {
+        for p in a.encounter_paths().iter().copied() {
             if let EncounterPathView::Spots { head, spots } = p {
                 sum = sum.wrapping_add(u64::from(head.to_area_id.get()));
                 for s in spots {
@@ -30,10 +30,10 @@ fn walk(view: &nav_source::SourceView<'_>) -> u64 {
                 }
             }
         }
-        for v in a.visible_areas {
+        for v in a.visible_areas() {
             sum = sum.wrapping_add(u64::from(v.area_id.get()) + u64::from(v.attributes));
         }
-        sum = sum.wrapping_add(u64::from(a.inherit_visibility_from));
+        sum = sum.wrapping_add(u64::from(a.inherit_visibility_from()));
     }
     sum
 }

@@ -64,7 +64,7 @@ fn approach(list: &[ApproachRecord]) -> Vec<ApproachArea> {
 
 /// Copies one area view into an owned area.
 pub fn area_to_model(a: &AreaView<'_>) -> Area {
-    let hiding_spots = match a.hiding_spots {
+    let hiding_spots = match a.hiding_spots() {
         HidingSpots::Positions(s) => s
             .iter()
             .map(|p| HidingSpot {
@@ -83,9 +83,9 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
             .collect(),
     };
     let encounter_paths = a
-        .encounter_paths
+        .encounter_paths()
         .iter()
-        .map(|p| match p {
+        .map(|p| match *p {
             EncounterPathView::Positions { head, spots } => EncounterPath::Positions {
                 from_area_id: head.from_area_id.get(),
                 to_area_id: head.to_area_id.get(),
@@ -108,7 +108,7 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
             },
         })
         .collect();
-    let custom = match a.custom {
+    let custom = match a.custom() {
         AreaCustomView::None => AreaCustom::None,
         AreaCustomView::CounterStrike { approach_areas } => AreaCustom::CounterStrike {
             approach_areas: approach(approach_areas),
@@ -134,25 +134,25 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
         },
     };
     Area {
-        id: a.id,
-        attribute_flags: a.attribute_flags,
-        nw_corner: f3(&a.extent.nw_corner),
-        se_corner: f3(&a.extent.se_corner),
-        ne_z: f(&a.extent.ne_z),
-        sw_z: f(&a.extent.sw_z),
-        connections: a.connections.map(ids),
+        id: a.id(),
+        attribute_flags: a.attribute_flags(),
+        nw_corner: f3(&a.extent().nw_corner),
+        se_corner: f3(&a.extent().se_corner),
+        ne_z: f(&a.extent().ne_z),
+        sw_z: f(&a.extent().sw_z),
+        connections: a.connections().map(ids),
         hiding_spots,
-        approach_areas: approach(a.approach_areas),
+        approach_areas: approach(a.approach_areas()),
         encounter_paths,
-        place: a.place,
-        ladders: a.ladders.map(ids),
-        earliest_occupy_time: floats(a.earliest_occupy_time),
-        light_intensity: floats(a.light_intensity),
-        visible_areas: records(a.visible_areas, |v| VisibleArea {
+        place: a.place(),
+        ladders: a.ladders().map(ids),
+        earliest_occupy_time: floats(a.earliest_occupy_time()),
+        light_intensity: floats(a.light_intensity()),
+        visible_areas: records(a.visible_areas(), |v| VisibleArea {
             area_id: v.area_id.get(),
             attributes: v.attributes,
         }),
-        inherit_visibility_from: a.inherit_visibility_from,
+        inherit_visibility_from: a.inherit_visibility_from(),
         custom,
     }
 }
@@ -197,11 +197,15 @@ pub fn to_model(view: &SourceView<'_>) -> SourceMesh {
             .collect(),
         has_unnamed_areas: view.has_unnamed_areas(),
         terror: view.terror().map(|t| TerrorMesh {
-            population: NavString(t.population.to_vec()),
-            fog_places: t.fog_places.iter().map(|n| NavString(n.to_vec())).collect(),
-            max_view_distance: f(t.max_view_distance),
+            population: NavString(t.population().to_vec()),
+            fog_places: t
+                .fog_places()
+                .iter()
+                .map(|n| NavString(n.to_vec()))
+                .collect(),
+            max_view_distance: f(t.max_view_distance()),
         }),
-        areas: view.areas().map(|a| area_to_model(&a)).collect(),
+        areas: view.areas().iter().map(area_to_model).collect(),
         ladders,
         stale_tail: view.stale_tail().to_vec(),
     }

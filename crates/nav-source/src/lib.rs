@@ -28,7 +28,7 @@
 //! let bytes = nav_source::write(&mesh)?;
 //! let view = nav_source::SourceView::parse(&bytes)?;
 //! assert_eq!(view.flavour(), Flavour::TeamFortress2);
-//! assert_eq!(view.area(0).map(|a| a.id), Some(1));
+//! assert_eq!(view.area(0).map(|a| a.id()), Some(1));
 //! assert_eq!(SourceMesh::from_view(&view), mesh);
 //! # Ok::<(), nav_core::Error>(())
 //! ```
@@ -60,7 +60,7 @@ pub use model::{
 };
 pub use validate::validate;
 pub use view::{AreaView, SourceView};
-pub use write::{write, write_into, write_view};
+pub use write::{write, write_into, write_to, write_view};
 
 /// Parses (detecting the game layout) and copies into the owned model in one step.
 pub fn read(bytes: &[u8]) -> Result<SourceMesh> {
@@ -134,6 +134,16 @@ impl Format for SourceNav {
     fn write_into(&self, model: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
         write_into(model, out)?;
         write::check_detectable(model, out)
+    }
+
+    fn write_to(&self, model: &SourceMesh, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if model.flavour == Flavour::guess(model.version, model.sub_version) {
+            return write_to(model, out);
+        }
+        // A flavour auto-detection may not find again is checked on the written bytes, so
+        // these few files are written in memory first.
+        let bytes = self.write(model).map_err(nav_core::error::refusal)?;
+        out.write_all(&bytes)
     }
 
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
@@ -241,6 +251,10 @@ impl Format for SourceNavAs {
 
     fn write_into(&self, model: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
         write_into(model, out)
+    }
+
+    fn write_to(&self, model: &SourceMesh, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_to(model, out)
     }
 
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {

@@ -2,13 +2,12 @@
 //!
 //! A `.nav` file is one sequential stream: counts before lists, fields of 1, 2 and 4 bytes, no
 //! alignment and no offset table. [`parse`] walks it once, checks every count against the bytes
-//! left before slicing, and keeps one index: the byte offset where each area starts. Everything
-//! else is borrowed: the fixed-size records are zerocopy structs of little-endian types mapped
-//! straight onto the input, and [`SourceView::area`] re-reads an area from its offset into an
-//! [`AreaView`] of slices (cheap: no copy, no allocation).
+//! left before slicing, and keeps what the walk delimited: one [`AreaView`] of borrowed slices
+//! per area (and, inside it, one borrowed view per encounter path). The fixed-size records are
+//! zerocopy structs of little-endian types mapped straight onto the input.
 //!
-//! After a successful parse every getter is infallible: the area reader cannot fail on bytes the
-//! parse already walked with the same code.
+//! After a successful parse every getter is infallible and reads nothing again: it indexes what
+//! the parse kept, so no error can be lost on the way.
 
 use nav_core::scalar::{F32, U32};
 use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
@@ -17,7 +16,7 @@ use nav_core::{Cursor, Error, ErrorKind, Result};
 mod area;
 
 use area::read_area;
-pub use area::{AreaCustomView, AreaView, EncounterPathView, EncounterPaths, HidingSpots};
+pub use area::{AreaCustomView, AreaView, EncounterPathView, HidingSpots};
 
 use crate::FORMAT;
 use crate::flavour::{
@@ -234,32 +233,35 @@ impl LadderRecords<'_> {
     }
 }
 
-/// A run of length-prefixed names (`u16` length, then that many bytes), already delimited.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A run of length-prefixed names (`u16` length, then that many bytes), delimited by the parse,
+/// which keeps each name it read.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct NameList<'a> {
     bytes: &'a [u8],
-    count: usize,
+    names: Vec<&'a [u8]>,
 }
 
 impl<'a> NameList<'a> {
     fn read(cur: &mut Cursor<'a>, count: usize, what: &str) -> Result<Self> {
         let start = cur.offset();
+        // Bounded by the bytes left: every name takes at least its 2-byte length.
+        let mut names = Vec::with_capacity(count.min(cur.remaining() / 2));
         for i in 0..count {
             let len = cur.u16(format_args!("{what}[{i}] length"))?;
-            cur.skip(usize::from(len), format_args!("{what}[{i}] name"))?;
+            names.push(cur.bytes(usize::from(len), format_args!("{what}[{i}] name"))?);
         }
         let bytes = cur.data().get(start..cur.offset()).unwrap_or(&[]);
-        Ok(NameList { bytes, count })
+        Ok(NameList { bytes, names })
     }
 
     /// Number of names.
     pub fn len(&self) -> usize {
-        self.count
+        self.names.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.names.is_empty()
     }
 
     /// The stored bytes of the whole list (lengths and names).
@@ -268,28 +270,37 @@ impl<'a> NameList<'a> {
     }
 
     /// The names as stored (with their NUL, if any).
-    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
-        let mut rest = self.bytes;
-        core::iter::from_fn(move || {
-            let (len, tail) = rest.split_first_chunk::<2>()?;
-            let len = usize::from(u16::from_le_bytes(*len));
-            let name = tail.get(..len)?;
-            rest = tail.get(len..)?;
-            Some(name)
-        })
-        .take(self.count)
+    pub fn names(&self) -> &[&'a [u8]] {
+        &self.names
+    }
+
+    /// The names as stored, in file order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+        self.names.iter().copied()
     }
 }
 
 /// Left 4 Dead mesh-level data.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TerrorView<'a> {
+    population: &'a [u8],
+    fog_places: NameList<'a>,
+    max_view_distance: &'a F32,
+}
+
+impl<'a> TerrorView<'a> {
     /// The population name, without its NUL.
-    pub population: &'a [u8],
+    pub fn population(&self) -> &'a [u8] {
+        self.population
+    }
     /// The fog place names.
-    pub fog_places: NameList<'a>,
+    pub fn fog_places(&self) -> &NameList<'a> {
+        &self.fog_places
+    }
     /// The float after the ladders.
-    pub max_view_distance: &'a F32,
+    pub fn max_view_distance(&self) -> &'a F32 {
+        self.max_view_distance
+    }
 }
 
 /// Totals over every area, counted while the parse walks them (what `navkit info` prints), so
@@ -306,16 +317,16 @@ pub struct AreaTotals {
 
 impl AreaTotals {
     fn add(&mut self, a: &AreaView<'_>) {
-        self.hiding_spots += a.hiding_spots.len();
-        self.encounter_paths += a.encounter_paths.len();
-        self.visible_areas += match &a.custom {
+        self.hiding_spots += a.hiding_spots().len();
+        self.encounter_paths += a.encounter_paths().len();
+        self.visible_areas += match a.custom() {
             AreaCustomView::Terror { visible_areas, .. } => visible_areas.len(),
-            _ => a.visible_areas.len(),
+            _ => a.visible_areas().len(),
         };
     }
 }
 
-/// A parsed `.nav` file: borrowed records and one index of area offsets.
+/// A parsed `.nav` file: borrowed records, and the view of every area the parse delimited.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceView<'a> {
     data: &'a [u8],
@@ -325,7 +336,7 @@ pub struct SourceView<'a> {
     places: NameList<'a>,
     has_unnamed_areas: u8,
     terror: Option<TerrorView<'a>>,
-    area_offsets: Vec<usize>,
+    areas: Vec<AreaView<'a>>,
     totals: AreaTotals,
     ladders: LadderRecords<'a>,
     stale_tail: &'a [u8],
@@ -361,41 +372,28 @@ impl<'a> SourceView<'a> {
         self.is_analyzed
     }
     /// The place directory.
-    pub fn places(&self) -> NameList<'a> {
-        self.places
+    pub fn places(&self) -> &NameList<'a> {
+        &self.places
     }
     /// The "has unnamed areas" byte (0 below v12).
     pub fn has_unnamed_areas(&self) -> u8 {
         self.has_unnamed_areas
     }
     /// Left 4 Dead mesh data.
-    pub fn terror(&self) -> Option<TerrorView<'a>> {
-        self.terror
+    pub fn terror(&self) -> Option<&TerrorView<'a>> {
+        self.terror.as_ref()
     }
     /// Number of areas.
     pub fn area_count(&self) -> usize {
-        self.area_offsets.len()
-    }
-    /// Byte offset of every area.
-    pub fn area_offsets(&self) -> &[usize] {
-        &self.area_offsets
+        self.areas.len()
     }
     /// Area `i` (in file order), or `None` past the last one.
-    pub fn area(&self, i: usize) -> Option<AreaView<'a>> {
-        let offset = *self.area_offsets.get(i)?;
-        let mut cur = Cursor::new(FORMAT, self.data);
-        cur.seek(offset, "area").ok()?;
-        // The parse read these bytes with the same function, so this cannot fail.
-        read_area(&mut cur, &self.layout, i).ok()
+    pub fn area(&self, i: usize) -> Option<&AreaView<'a>> {
+        self.areas.get(i)
     }
     /// Every area in file order.
-    pub fn areas(&self) -> impl Iterator<Item = AreaView<'a>> + '_ {
-        let mut cur = Cursor::new(FORMAT, self.data);
-        let first = self.area_offsets.first().copied().unwrap_or(0);
-        let ok = cur.seek(first, "areas").is_ok();
-        let layout = self.layout;
-        (0..if ok { self.area_offsets.len() } else { 0 })
-            .map_while(move |i| read_area(&mut cur, &layout, i).ok())
+    pub fn areas(&self) -> &[AreaView<'a>] {
+        &self.areas
     }
     /// Hiding spots, encounter paths and visible areas over every area.
     pub fn totals(&self) -> AreaTotals {
@@ -462,10 +460,7 @@ fn read_header(bytes: &[u8]) -> Result<Header<'_>> {
     } else {
         0
     };
-    let mut places = NameList {
-        bytes: &[],
-        count: 0,
-    };
+    let mut places = NameList::default();
     let mut has_unnamed_areas = 0;
     if layout.has_places() {
         let count = cur.u16("places count")?;
@@ -521,11 +516,13 @@ fn parse_body<'a>(header: &Header<'a>, flavour: Flavour) -> Result<SourceView<'a
     }
     let count = cur.u32("areas count")?;
     let count_usize = cur.count(count, MIN_AREA_BYTES, "areas")?;
-    let mut area_offsets = Vec::with_capacity(count_usize);
+    // Bounded by the bytes left: every area takes at least MIN_AREA_BYTES.
+    let mut areas = Vec::with_capacity(count_usize);
     let mut totals = AreaTotals::default();
     for i in 0..count_usize {
-        area_offsets.push(cur.offset());
-        totals.add(&read_area(&mut cur, &layout, i)?);
+        let area = read_area(&mut cur, &layout, i)?;
+        totals.add(&area);
+        areas.push(area);
     }
     let mut ladders = LadderRecords::Standard(&[]);
     if layout.has_ladders() {
@@ -555,10 +552,10 @@ fn parse_body<'a>(header: &Header<'a>, flavour: Flavour) -> Result<SourceView<'a
         layout,
         bsp_size: header.bsp_size,
         is_analyzed: header.is_analyzed,
-        places: header.places,
+        places: header.places.clone(),
         has_unnamed_areas: header.has_unnamed_areas,
         terror,
-        area_offsets,
+        areas,
         totals,
         ladders,
         stale_tail,

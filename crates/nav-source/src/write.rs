@@ -5,6 +5,12 @@
 //! hold its default; a list behind a `u8` count holds at most 255 entries; attribute flags fit
 //! the version's width) and refuses what does not fit with an error naming the field, rather than
 //! dropping or wrapping anything.
+//!
+//! One writer serves every destination through [`Out`]: the caller's `Vec` ([`write_into`]),
+//! an [`std::io::Write`] ([`write_to`], which streams), and a byte counter that runs first for
+//! the stream so that every refusal comes before its first byte.
+
+use std::io;
 
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, RawF32, Result};
@@ -14,6 +20,106 @@ use crate::FORMAT;
 use crate::flavour::{Flavour, Layout, MAX_VERSION, TERROR_MIN_SUB_VERSION};
 use crate::model::{AreaCustom, EncounterPath, NavString, SourceMesh};
 use crate::view::{AreaCustomView, EncounterPathView, HidingSpots, LadderRecords, SourceView};
+
+/// Where the writer puts its bytes. Every field goes through [`Out::bytes`]; the typed helpers
+/// only encode little-endian.
+pub(crate) trait Out {
+    /// Appends raw bytes.
+    fn bytes(&mut self, b: &[u8]) -> &mut Self;
+    /// Appends a record's (or a list of records') stored bytes.
+    fn put<T: IntoBytes + Immutable + ?Sized>(&mut self, value: &T) -> &mut Self {
+        self.bytes(value.as_bytes())
+    }
+    /// Appends a byte.
+    fn u8(&mut self, v: u8) -> &mut Self {
+        self.bytes(&[v])
+    }
+    /// Appends a little-endian `u16`.
+    fn u16(&mut self, v: u16) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// Appends a little-endian `u32`.
+    fn u32(&mut self, v: u32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// Appends a float by its bits.
+    fn f32(&mut self, v: RawF32) -> &mut Self {
+        self.bytes(&v.0.to_le_bytes())
+    }
+}
+
+impl Out for ByteWriter {
+    fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        ByteWriter::bytes(self, b)
+    }
+}
+
+/// Counts the bytes a write would make, writing none.
+struct Count(usize);
+
+impl Out for Count {
+    fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.0 = self.0.saturating_add(b.len());
+        self
+    }
+}
+
+/// Bytes gathered in a small buffer and handed to an [`io::Write`] a block at a time; the first
+/// I/O error stops the writing and is kept for [`Stream::finish`].
+struct Stream<'w> {
+    out: &'w mut dyn io::Write,
+    buf: Vec<u8>,
+    failed: Option<io::Error>,
+}
+
+/// The stream's block size.
+const BLOCK: usize = 64 * 1024;
+
+impl<'w> Stream<'w> {
+    fn new(out: &'w mut dyn io::Write) -> Self {
+        Stream {
+            out,
+            buf: Vec::with_capacity(BLOCK),
+            failed: None,
+        }
+    }
+
+    fn drain(&mut self) {
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(&self.buf) {
+                self.failed = Some(e);
+            }
+        }
+        self.buf.clear();
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        self.drain();
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Out for Stream<'_> {
+    fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        if self.buf.len().saturating_add(b.len()) > BLOCK {
+            self.drain();
+        }
+        if b.len() >= BLOCK {
+            // A long run (a big list of records) goes straight through.
+            if self.failed.is_none() {
+                if let Err(e) = self.out.write_all(b) {
+                    self.failed = Some(e);
+                }
+            }
+        } else {
+            self.buf.extend_from_slice(b);
+        }
+        self
+    }
+}
 
 fn refuse(field: impl core::fmt::Display, message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
@@ -34,7 +140,7 @@ fn absent(layout: &Layout, field: impl core::fmt::Display, is_default: bool) -> 
     }
 }
 
-fn floats(w: &mut ByteWriter, values: &[RawF32]) {
+fn floats(w: &mut impl Out, values: &[RawF32]) {
     for v in values {
         w.f32(*v);
     }
@@ -42,11 +148,7 @@ fn floats(w: &mut ByteWriter, values: &[RawF32]) {
 
 /// Appends a list of records whose memory is their file bytes on a little-endian machine (the
 /// packed 5-byte records, `u32` ids): one copy there, `each` record by record elsewhere.
-fn records<T: IntoBytes + Immutable>(
-    w: &mut ByteWriter,
-    list: &[T],
-    each: impl Fn(&mut ByteWriter, &T),
-) {
+fn records<W: Out, T: IntoBytes + Immutable>(w: &mut W, list: &[T], each: impl Fn(&mut W, &T)) {
     if cfg!(target_endian = "little") {
         w.put(list);
     } else {
@@ -56,7 +158,7 @@ fn records<T: IntoBytes + Immutable>(
     }
 }
 
-fn ids(w: &mut ByteWriter, field: impl core::fmt::Display, list: &[u32]) -> Result<()> {
+fn ids(w: &mut impl Out, field: impl core::fmt::Display, list: &[u32]) -> Result<()> {
     w.u32(narrow(FORMAT, field, list.len())?);
     records(w, list, |w, id| {
         w.u32(*id);
@@ -64,7 +166,7 @@ fn ids(w: &mut ByteWriter, field: impl core::fmt::Display, list: &[u32]) -> Resu
     Ok(())
 }
 
-fn names(w: &mut ByteWriter, what: &str, list: &[NavString]) -> Result<()> {
+fn names(w: &mut impl Out, what: &str, list: &[NavString]) -> Result<()> {
     w.u16(narrow(FORMAT, format_args!("{what} count"), list.len())?);
     for (i, name) in list.iter().enumerate() {
         w.u16(narrow(
@@ -102,6 +204,19 @@ pub fn write_into(mesh: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
         "encoded_len is exact"
     );
     written
+}
+
+/// [`write()`] streamed to `out`: the model is first written to a byte counter, so every refusal
+/// (an [`io::ErrorKind::InvalidData`] error carrying the [`Error`], see
+/// [`nav_core::error::refusal`]) comes before the first byte; then the records go to `out` in
+/// 64 KiB blocks, with no copy of the whole file in memory.
+pub fn write_to(mesh: &SourceMesh, out: &mut dyn io::Write) -> io::Result<()> {
+    let layout = mesh.layout();
+    check_mesh(mesh, &layout).map_err(nav_core::error::refusal)?;
+    write_mesh(&mut Count(0), mesh, &layout).map_err(nav_core::error::refusal)?;
+    let mut stream = Stream::new(out);
+    write_mesh(&mut stream, mesh, &layout).map_err(nav_core::error::refusal)?;
+    stream.finish()
 }
 
 /// The mesh-level checks: fields the version does not store, and the Left 4 Dead data.
@@ -172,7 +287,7 @@ fn check_mesh(mesh: &SourceMesh, layout: &Layout) -> Result<()> {
     Ok(())
 }
 
-fn write_mesh(w: &mut ByteWriter, mesh: &SourceMesh, layout: &Layout) -> Result<()> {
+fn write_mesh<W: Out>(w: &mut W, mesh: &SourceMesh, layout: &Layout) -> Result<()> {
     w.u32(crate::flavour::MAGIC).u32(mesh.version);
     if layout.has_sub_version() {
         w.u32(mesh.sub_version);
@@ -308,13 +423,12 @@ fn area_len(area: &crate::model::Area, layout: &Layout) -> usize {
     })
 }
 
-fn write_area(
-    w: &mut ByteWriter,
+fn write_area<W: Out>(
+    w: &mut W,
     layout: &Layout,
     area: &crate::model::Area,
     i: usize,
 ) -> Result<()> {
-    let start = w.len();
     w.u32(area.id);
     let field = format_args!("areas[{i}] attribute_flags");
     match layout.attribute_width() {
@@ -546,12 +660,11 @@ fn write_area(
             ));
         }
     }
-    debug_assert!(w.len() > start);
     Ok(())
 }
 
 fn approach(
-    w: &mut ByteWriter,
+    w: &mut impl Out,
     field: core::fmt::Arguments<'_>,
     list: &[crate::model::ApproachArea],
 ) -> Result<()> {
@@ -572,7 +685,7 @@ fn approach(
     Ok(())
 }
 
-fn visibility(w: &mut ByteWriter, area: &crate::model::Area, i: usize) -> Result<()> {
+fn visibility(w: &mut impl Out, area: &crate::model::Area, i: usize) -> Result<()> {
     w.u32(narrow(
         FORMAT,
         format_args!("areas[{i}] visible_areas count"),
@@ -609,52 +722,52 @@ pub fn write_view(view: &SourceView<'_>) -> Result<Vec<u8>> {
         }
     }
     if let Some(t) = view.terror() {
-        w.bytes(t.population).u8(0);
-        w.u16(narrow(FORMAT, "fog_places count", t.fog_places.len())?);
-        w.bytes(t.fog_places.as_bytes());
+        w.bytes(t.population()).u8(0);
+        w.u16(narrow(FORMAT, "fog_places count", t.fog_places().len())?);
+        w.bytes(t.fog_places().as_bytes());
     }
     w.u32(narrow(FORMAT, "areas count", view.area_count())?);
     for a in view.areas() {
-        w.u32(a.id);
+        w.u32(a.id());
         match layout.attribute_width() {
-            1 => w.u8(a.attribute_flags as u8),
-            2 => w.u16(a.attribute_flags as u16),
-            _ => w.u32(a.attribute_flags),
+            1 => w.u8(a.attribute_flags() as u8),
+            2 => w.u16(a.attribute_flags() as u16),
+            _ => w.u32(a.attribute_flags()),
         };
-        w.put(a.extent);
-        for list in a.connections {
+        w.put(a.extent());
+        for list in a.connections() {
             w.u32(list.len() as u32).put(list);
         }
-        w.u8(a.hiding_spots.len() as u8);
-        match a.hiding_spots {
+        w.u8(a.hiding_spots().len() as u8);
+        match a.hiding_spots() {
             HidingSpots::Positions(s) => w.put(s),
             HidingSpots::Records(s) => w.put(s),
         };
         if layout.has_base_approach() {
-            w.u8(a.approach_areas.len() as u8).put(a.approach_areas);
+            w.u8(a.approach_areas().len() as u8).put(a.approach_areas());
         }
-        w.u32(a.encounter_paths.len() as u32);
-        for p in a.encounter_paths.iter() {
+        w.u32(a.encounter_paths().len() as u32);
+        for p in a.encounter_paths().iter().copied() {
             match p {
                 EncounterPathView::Positions { head, spots } => w.put(head).put(spots),
                 EncounterPathView::Spots { head, spots } => w.put(head).put(spots),
             };
         }
         if layout.has_places() {
-            w.u16(a.place);
+            w.u16(a.place());
         }
         if layout.has_area_ladders() {
-            for list in a.ladders {
+            for list in a.ladders() {
                 w.u32(list.len() as u32).put(list);
             }
         }
-        w.put(a.earliest_occupy_time).put(a.light_intensity);
+        w.put(a.earliest_occupy_time()).put(a.light_intensity());
         if layout.has_base_visibility() {
-            w.u32(a.visible_areas.len() as u32)
-                .put(a.visible_areas)
-                .u32(a.inherit_visibility_from);
+            w.u32(a.visible_areas().len() as u32)
+                .put(a.visible_areas())
+                .u32(a.inherit_visibility_from());
         }
-        match a.custom {
+        match a.custom() {
             AreaCustomView::None => {}
             AreaCustomView::CounterStrike { approach_areas } => {
                 w.u8(approach_areas.len() as u8).put(approach_areas);
@@ -688,7 +801,7 @@ pub fn write_view(view: &SourceView<'_>) -> Result<Vec<u8>> {
         };
     }
     if let Some(t) = view.terror() {
-        w.put(t.max_view_distance);
+        w.put(t.max_view_distance());
     }
     w.bytes(view.stale_tail());
     Ok(w.into_inner())

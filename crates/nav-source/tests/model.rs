@@ -259,3 +259,33 @@ fn writer_refuses_what_the_format_cannot_hold() {
         base
     );
 }
+
+/// The streaming writer gives `write`'s bytes, and a model refused late in the file (the last
+/// area's hiding spots past the `u8` count) is refused before the first byte reaches the stream.
+#[test]
+fn write_to_streams_and_refuses_before_any_byte() {
+    let mut mesh = SourceMesh::new(Flavour::TeamFortress2, 16, 2);
+    for id in 1..=3 {
+        mesh.areas.push(Area {
+            id,
+            custom: AreaCustom::TeamFortress2 { tf_attributes: 0 },
+            ..Area::default()
+        });
+    }
+    let mut streamed = Vec::new();
+    SourceNav.write_to(&mesh, &mut streamed).unwrap();
+    assert_eq!(streamed, nav_source::write(&mesh).unwrap());
+    mesh.areas[2].hiding_spots = vec![HidingSpot::default(); 256];
+    let mut out = Vec::new();
+    let err = nav_source::write_to(&mesh, &mut out).unwrap_err();
+    let refusal = nav_core::error::refused(&err).expect("a refusal, not an I/O error");
+    assert!(
+        refusal.to_string().contains("areas[2] hiding_spots count"),
+        "{refusal}"
+    );
+    assert!(
+        out.is_empty(),
+        "{} bytes written before the refusal",
+        out.len()
+    );
+}

@@ -55,7 +55,7 @@ fn bench(c: &mut Criterion) {
         .sample_size(20)
         .measurement_time(std::time::Duration::from_secs(3));
     g.bench_function("parse", |b| {
-        b.iter(|| Source2View::parse(black_box(&bytes)).map(|v| v.areas.len()))
+        b.iter(|| Source2View::parse(black_box(&bytes)).map(|v| v.areas().len()))
     });
     g.bench_function("to_model", |b| {
         b.iter(|| {

@@ -23,7 +23,7 @@
 //! let mesh = nav_source2::samples::room(36, 1);
 //! let bytes = nav_source2::write(&mesh)?;
 //! let view = Source2View::parse(&bytes)?;
-//! assert_eq!(view.areas.len(), 4);
+//! assert_eq!(view.areas().len(), 4);
 //! assert_eq!(Source2Mesh::from_view(&view), mesh);
 //! assert!(nav_source2::validate(&mesh).is_empty());
 //! # Ok::<(), nav_core::Error>(())
@@ -54,7 +54,7 @@ pub use model::{
 };
 pub use validate::validate;
 pub use view::Source2View;
-pub use write::{write, write_view};
+pub use write::{write, write_to, write_view};
 
 use nav_core::{Finding, Format, Result, Summary};
 
@@ -110,6 +110,10 @@ impl Format for Source2Nav {
 
     fn write(&self, model: &Source2Mesh) -> Result<Vec<u8>> {
         write(model)
+    }
+
+    fn write_to(&self, model: &Source2Mesh, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_to(model, out)
     }
 
     fn write_view(&self, view: &Source2View<'_>) -> Result<Vec<u8>> {

@@ -138,90 +138,201 @@ impl Ladders<'_> {
     }
 }
 
-/// A polygon of the pool, borrowed.
+/// A polygon of the pool, borrowed. Only the parse builds one.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PolygonView<'a> {
-    /// Corner indices.
-    pub corners: &'a [U32],
-    /// v35+: the movable-mesh id.
-    pub movable_mesh_id: Option<&'a U32>,
+    corners: &'a [U32],
+    movable_mesh_id: Option<&'a U32>,
 }
 
-/// A movable mesh, borrowed.
+impl<'a> PolygonView<'a> {
+    /// Corner indices.
+    pub fn corners(&self) -> &'a [U32] {
+        self.corners
+    }
+    /// v35+: the movable-mesh id.
+    pub fn movable_mesh_id(&self) -> Option<&'a U32> {
+        self.movable_mesh_id
+    }
+}
+
+/// A movable mesh, borrowed. Only the parse builds one.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MovableMeshView<'a> {
-    /// The id, without its NUL.
-    pub id: &'a [u8],
-    /// The 12 floats.
-    pub transform: &'a [F32; 12],
+    id: &'a [u8],
+    transform: &'a [F32; 12],
 }
 
-/// An area, borrowed.
+impl<'a> MovableMeshView<'a> {
+    /// The id, without its NUL.
+    pub fn id(&self) -> &'a [u8] {
+        self.id
+    }
+    /// The 12 floats.
+    pub fn transform(&self) -> &'a [F32; 12] {
+        self.transform
+    }
+}
+
+/// An area, borrowed. Only the parse builds one, from bytes it checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AreaView<'a> {
-    /// Id.
-    pub id: &'a U32,
-    /// Attribute flags.
-    pub attribute_flags: &'a U64,
-    /// Hull index.
-    pub hull_index: u8,
-    /// v31+: the polygon index.
-    pub polygon: Option<&'a U32>,
-    /// v30: the inline corners.
-    pub corners: &'a [RawVec3],
-    /// The float after the corners.
-    pub unknown_float: &'a F32,
-    /// One connection list per corner.
-    pub connections: Vec<&'a [RawConnection]>,
-    /// Hiding spots.
-    pub hiding_spots: &'a [RawHidingSpot],
-    /// Ladders above.
-    pub ladders_above: &'a [U32],
-    /// Ladders below.
-    pub ladders_below: &'a [U32],
+    id: &'a U32,
+    attribute_flags: &'a U64,
+    hull_index: u8,
+    polygon: Option<&'a U32>,
+    corners: &'a [RawVec3],
+    unknown_float: &'a F32,
+    connections: Vec<&'a [RawConnection]>,
+    hiding_spots: &'a [RawHidingSpot],
+    ladders_above: &'a [U32],
+    ladders_below: &'a [U32],
 }
 
-/// A parsed file.
+impl<'a> AreaView<'a> {
+    /// Id.
+    pub fn id(&self) -> &'a U32 {
+        self.id
+    }
+    /// Attribute flags.
+    pub fn attribute_flags(&self) -> &'a U64 {
+        self.attribute_flags
+    }
+    /// Hull index.
+    pub fn hull_index(&self) -> u8 {
+        self.hull_index
+    }
+    /// v31+: the polygon index.
+    pub fn polygon(&self) -> Option<&'a U32> {
+        self.polygon
+    }
+    /// v30: the inline corners.
+    pub fn corners(&self) -> &'a [RawVec3] {
+        self.corners
+    }
+    /// The float after the corners.
+    pub fn unknown_float(&self) -> &'a F32 {
+        self.unknown_float
+    }
+    /// One connection list per corner.
+    pub fn connections(&self) -> &[&'a [RawConnection]] {
+        &self.connections
+    }
+    /// Hiding spots.
+    pub fn hiding_spots(&self) -> &'a [RawHidingSpot] {
+        self.hiding_spots
+    }
+    /// Ladders above.
+    pub fn ladders_above(&self) -> &'a [U32] {
+        self.ladders_above
+    }
+    /// Ladders below.
+    pub fn ladders_below(&self) -> &'a [U32] {
+        self.ladders_below
+    }
+}
+
+/// A parsed file: what the parse delimited, read through getters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Source2View<'a> {
+    data: &'a [u8],
+    layout: Layout,
+    sub_version: u32,
+    is_analyzed: u8,
+    places: Vec<&'a [u8]>,
+    has_unnamed_areas: u8,
+    movable_mesh_settings: Option<&'a [u8]>,
+    corners: &'a [RawVec3],
+    polygons: Vec<PolygonView<'a>>,
+    corner_gravity_flags: Option<&'a U32>,
+    corner_gravity: &'a [RawVec3],
+    movable_meshes: Vec<MovableMeshView<'a>>,
+    game_data: Option<&'a [u8]>,
+    areas: Vec<AreaView<'a>>,
+    ladders: Ladders<'a>,
+    transformed_bounds: &'a [RawBounds],
+    generation_params: GenerationParams,
+    extra_generation_params: Option<&'a [u8]>,
+    custom_data: Option<&'a [u8]>,
+}
+
+impl<'a> Source2View<'a> {
     /// The input.
-    pub data: &'a [u8],
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
     /// The version gates.
-    pub layout: Layout,
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
     /// The sub-version.
-    pub sub_version: u32,
+    pub fn sub_version(&self) -> u32 {
+        self.sub_version
+    }
     /// The `isAnalyzed` byte.
-    pub is_analyzed: u8,
+    pub fn is_analyzed(&self) -> u8 {
+        self.is_analyzed
+    }
     /// Place names as stored.
-    pub places: Vec<&'a [u8]>,
+    pub fn places(&self) -> &[&'a [u8]] {
+        &self.places
+    }
     /// The "has unnamed areas" byte.
-    pub has_unnamed_areas: u8,
+    pub fn has_unnamed_areas(&self) -> u8 {
+        self.has_unnamed_areas
+    }
     /// v36: movable-mesh settings blob.
-    pub movable_mesh_settings: Option<&'a [u8]>,
+    pub fn movable_mesh_settings(&self) -> Option<&'a [u8]> {
+        self.movable_mesh_settings
+    }
     /// v31+: the corner pool.
-    pub corners: &'a [RawVec3],
+    pub fn corners(&self) -> &'a [RawVec3] {
+        self.corners
+    }
     /// v31+: the polygons.
-    pub polygons: Vec<PolygonView<'a>>,
+    pub fn polygons(&self) -> &[PolygonView<'a>] {
+        &self.polygons
+    }
     /// v32+: the corner-gravity word.
-    pub corner_gravity_flags: Option<&'a U32>,
+    pub fn corner_gravity_flags(&self) -> Option<&'a U32> {
+        self.corner_gravity_flags
+    }
     /// The corner gravity directions (when bit 0 of the word is set).
-    pub corner_gravity: &'a [RawVec3],
+    pub fn corner_gravity(&self) -> &'a [RawVec3] {
+        self.corner_gravity
+    }
     /// v35+: movable meshes.
-    pub movable_meshes: Vec<MovableMeshView<'a>>,
+    pub fn movable_meshes(&self) -> &[MovableMeshView<'a>] {
+        &self.movable_meshes
+    }
     /// v36: game-data blob.
-    pub game_data: Option<&'a [u8]>,
+    pub fn game_data(&self) -> Option<&'a [u8]> {
+        self.game_data
+    }
     /// Areas.
-    pub areas: Vec<AreaView<'a>>,
+    pub fn areas(&self) -> &[AreaView<'a>] {
+        &self.areas
+    }
     /// Ladders.
-    pub ladders: Ladders<'a>,
+    pub fn ladders(&self) -> Ladders<'a> {
+        self.ladders
+    }
     /// Transformed bounds.
-    pub transformed_bounds: &'a [RawBounds],
+    pub fn transformed_bounds(&self) -> &'a [RawBounds] {
+        self.transformed_bounds
+    }
     /// Generation parameters (small; copied).
-    pub generation_params: GenerationParams,
+    pub fn generation_params(&self) -> &GenerationParams {
+        &self.generation_params
+    }
     /// v36: extra generation parameters blob.
-    pub extra_generation_params: Option<&'a [u8]>,
+    pub fn extra_generation_params(&self) -> Option<&'a [u8]> {
+        self.extra_generation_params
+    }
     /// Custom data blob (sub-version > 0).
-    pub custom_data: Option<&'a [u8]>,
+    pub fn custom_data(&self) -> Option<&'a [u8]> {
+        self.custom_data
+    }
 }
 
 fn u32_list<'a>(cur: &mut Cursor<'a>, field: core::fmt::Arguments<'_>) -> Result<&'a [U32]> {

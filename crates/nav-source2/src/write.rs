@@ -7,8 +7,13 @@
 //! connection list per corner, the stored hull count agrees with the hull records, and each KV3
 //! blob's header says exactly its length. What does not fit is refused with an error naming the
 //! field, never dropped or wrapped.
+//!
+//! One writer serves every destination through [`Out`]: a `Vec` ([`write()`]), an
+//! [`std::io::Write`] ([`write_to`], which streams), and a byte counter that runs first for the
+//! stream so that every refusal comes before its first byte.
 
 use core::fmt::Display;
+use std::io;
 
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, RawF32, Result};
@@ -18,6 +23,137 @@ use crate::kv3::{ALIGN, Kv3Blob, Kv3Header};
 use crate::layout::{Layout, MAGIC, NO_MOVABLE_MESH, has_custom_data};
 use crate::model::{GenerationParams, Source2Mesh, Vec3};
 use crate::view::Source2View;
+
+/// Where the writer puts its bytes, and how many it has put (the KV3 padding depends on it).
+pub(crate) trait Out {
+    /// Appends raw bytes.
+    fn bytes(&mut self, b: &[u8]) -> &mut Self;
+    /// Bytes put so far.
+    fn position(&self) -> usize;
+    /// Appends a byte.
+    fn u8(&mut self, v: u8) -> &mut Self {
+        self.bytes(&[v])
+    }
+    /// Appends a little-endian `u16`.
+    fn u16(&mut self, v: u16) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// Appends a little-endian `u32`.
+    fn u32(&mut self, v: u32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// Appends a little-endian `i32`.
+    fn i32(&mut self, v: i32) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// Appends a little-endian `u64`.
+    fn u64(&mut self, v: u64) -> &mut Self {
+        self.bytes(&v.to_le_bytes())
+    }
+    /// Appends a float by its bits.
+    fn f32(&mut self, v: RawF32) -> &mut Self {
+        self.bytes(&v.0.to_le_bytes())
+    }
+    /// Appends zeros up to the next multiple of `align`.
+    fn pad_to(&mut self, align: usize) -> &mut Self {
+        let over = self.position() % align.max(1);
+        if over == 0 {
+            return self;
+        }
+        let zeros = [0u8; 64];
+        let mut n = align - over;
+        while n > 0 {
+            let k = n.min(zeros.len());
+            self.bytes(zeros.get(..k).unwrap_or(&[]));
+            n -= k;
+        }
+        self
+    }
+}
+
+impl Out for ByteWriter {
+    fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        ByteWriter::bytes(self, b)
+    }
+    fn position(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Counts the bytes a write would make, writing none.
+struct Count(usize);
+
+impl Out for Count {
+    fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.0 = self.0.saturating_add(b.len());
+        self
+    }
+    fn position(&self) -> usize {
+        self.0
+    }
+}
+
+/// Bytes gathered in a small buffer and handed to an [`io::Write`] a block at a time; the first
+/// I/O error stops the writing and is kept for [`Stream::finish`].
+struct Stream<'w> {
+    out: &'w mut dyn io::Write,
+    buf: Vec<u8>,
+    written: usize,
+    failed: Option<io::Error>,
+}
+
+/// The stream's block size.
+const BLOCK: usize = 64 * 1024;
+
+impl<'w> Stream<'w> {
+    fn new(out: &'w mut dyn io::Write) -> Self {
+        Stream {
+            out,
+            buf: Vec::with_capacity(BLOCK),
+            written: 0,
+            failed: None,
+        }
+    }
+
+    fn send(&mut self, b: &[u8]) {
+        if self.failed.is_none() {
+            if let Err(e) = self.out.write_all(b) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        let buf = core::mem::take(&mut self.buf);
+        self.send(&buf);
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Out for Stream<'_> {
+    fn bytes(&mut self, b: &[u8]) -> &mut Self {
+        self.written = self.written.saturating_add(b.len());
+        if self.buf.len().saturating_add(b.len()) > BLOCK {
+            let buf = core::mem::take(&mut self.buf);
+            self.send(&buf);
+            self.buf = buf;
+            self.buf.clear();
+        }
+        if b.len() >= BLOCK {
+            // A long run (a KV3 blob, a big list of records) goes straight through.
+            self.send(b);
+        } else {
+            self.buf.extend_from_slice(b);
+        }
+        self
+    }
+    fn position(&self) -> usize {
+        self.written
+    }
+}
 
 fn refuse(field: impl Display, message: impl Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
@@ -34,19 +170,19 @@ fn absent(version: impl Display, field: impl Display, is_default: bool) -> Resul
     }
 }
 
-fn vec3(w: &mut ByteWriter, v: &Vec3) {
+fn vec3(w: &mut impl Out, v: &Vec3) {
     for c in v {
         w.f32(*c);
     }
 }
 
-fn blob(w: &mut ByteWriter, bytes: &[u8]) {
+fn blob(w: &mut impl Out, bytes: &[u8]) {
     w.pad_to(ALIGN);
     w.bytes(bytes);
 }
 
 fn model_blob(
-    w: &mut ByteWriter,
+    w: &mut impl Out,
     field: &str,
     stored: bool,
     b: &Option<Kv3Blob>,
@@ -83,7 +219,7 @@ fn nul_free(field: &str, s: &[u8]) -> Result<()> {
 
 /// Writes the generation parameters, refusing fields their generator version does not store and
 /// a hull count that disagrees with the hull records.
-pub(crate) fn generation_params(w: &mut ByteWriter, p: &GenerationParams) -> Result<()> {
+pub(crate) fn generation_params(w: &mut impl Out, p: &GenerationParams) -> Result<()> {
     let g = p.layout();
     let generator = format_args!("generator version {}", p.nav_gen_version).to_string();
     w.i32(p.nav_gen_version)
@@ -185,6 +321,23 @@ pub(crate) fn generation_params(w: &mut ByteWriter, p: &GenerationParams) -> Res
 
 /// Serialises a model.
 pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
+    let mut w = ByteWriter::with_capacity(64 + mesh.areas.len() * 64);
+    write_mesh(&mut w, mesh)?;
+    Ok(w.into_inner())
+}
+
+/// [`write()`] streamed to `out`: the model is first written to a byte counter, so every refusal
+/// (an [`io::ErrorKind::InvalidData`] error carrying the [`Error`], see
+/// [`nav_core::error::refusal`]) comes before the first byte; then the records go to `out` in
+/// 64 KiB blocks, with no copy of the whole file in memory.
+pub fn write_to(mesh: &Source2Mesh, out: &mut dyn io::Write) -> io::Result<()> {
+    write_mesh(&mut Count(0), mesh).map_err(nav_core::error::refusal)?;
+    let mut stream = Stream::new(out);
+    write_mesh(&mut stream, mesh).map_err(nav_core::error::refusal)?;
+    stream.finish()
+}
+
+fn write_mesh(w: &mut impl Out, mesh: &Source2Mesh) -> Result<()> {
     let layout = Layout::new(mesh.version).ok_or_else(|| {
         refuse(
             "version",
@@ -195,7 +348,6 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
         )
     })?;
     let v = format!("version {}", mesh.version);
-    let mut w = ByteWriter::with_capacity(64 + mesh.areas.len() * 64);
     w.u32(MAGIC).u32(mesh.version).u32(mesh.sub_version);
     w.u8(mesh.is_analyzed);
     w.u16(narrow(FORMAT, "places count", mesh.places.len())?);
@@ -210,7 +362,7 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
     w.u8(mesh.has_unnamed_areas);
     let v36 = "version 36";
     model_blob(
-        &mut w,
+        w,
         "movable_mesh_settings",
         layout.has_kv3_blobs(),
         &mesh.movable_mesh_settings,
@@ -219,7 +371,7 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
     if layout.has_polygon_pool() {
         w.u32(narrow(FORMAT, "corners count", mesh.corners.len())?);
         for c in &mesh.corners {
-            vec3(&mut w, c);
+            vec3(w, c);
         }
         w.u32(narrow(FORMAT, "polygons count", mesh.polygons.len())?);
         for (i, p) in mesh.polygons.iter().enumerate() {
@@ -257,7 +409,7 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
                 mesh.corner_gravity.len(),
             )?);
             for c in &mesh.corner_gravity {
-                vec3(&mut w, c);
+                vec3(w, c);
             }
         } else {
             absent(
@@ -289,13 +441,7 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
     } else {
         absent(&v, "movable_meshes", mesh.movable_meshes.is_empty())?;
     }
-    model_blob(
-        &mut w,
-        "game_data",
-        layout.has_kv3_blobs(),
-        &mesh.game_data,
-        v36,
-    )?;
+    model_blob(w, "game_data", layout.has_kv3_blobs(), &mesh.game_data, v36)?;
     w.u32(narrow(FORMAT, "areas count", mesh.areas.len())?);
     for (i, a) in mesh.areas.iter().enumerate() {
         w.u32(a.id).u64(a.attribute_flags).u8(a.hull_index);
@@ -321,7 +467,7 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
                 a.corners.len(),
             )?);
             for c in &a.corners {
-                vec3(&mut w, c);
+                vec3(w, c);
             }
             a.corners.len()
         };
@@ -352,7 +498,7 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
         )?);
         for s in &a.hiding_spots {
             w.u32(s.id);
-            vec3(&mut w, &s.position);
+            vec3(w, &s.position);
             w.u8(s.flags);
         }
         w.u32(0);
@@ -373,8 +519,8 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
     w.u32(narrow(FORMAT, "ladders count", mesh.ladders.len())?);
     for (i, l) in mesh.ladders.iter().enumerate() {
         w.u32(l.id).f32(l.width);
-        vec3(&mut w, &l.top);
-        vec3(&mut w, &l.bottom);
+        vec3(w, &l.top);
+        vec3(w, &l.bottom);
         w.f32(l.length).u32(l.direction);
         for id in [
             l.top_forward_area_id,
@@ -401,93 +547,95 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
         mesh.transformed_bounds.len(),
     )?);
     for b in &mesh.transformed_bounds {
-        vec3(&mut w, &b.mins);
-        vec3(&mut w, &b.maxs);
+        vec3(w, &b.mins);
+        vec3(w, &b.maxs);
         for f in b.transform {
             w.f32(f);
         }
     }
-    generation_params(&mut w, &mesh.generation_params)?;
+    generation_params(w, &mesh.generation_params)?;
     model_blob(
-        &mut w,
+        w,
         "extra_generation_params",
         layout.has_kv3_blobs(),
         &mesh.extra_generation_params,
         v36,
     )?;
     model_blob(
-        &mut w,
+        w,
         "custom_data",
         has_custom_data(mesh.sub_version),
         &mesh.custom_data,
         "a sub-version above 0",
     )?;
-    Ok(w.into_inner())
+    Ok(())
 }
 
 /// Writes straight from a view: every record's borrowed bytes in file order.
 // Every length written here was read from a field of the same width, so it fits.
 #[allow(clippy::cast_possible_truncation)]
 pub fn write_view(view: &Source2View<'_>) -> Result<Vec<u8>> {
-    let layout = view.layout;
-    let mut w = ByteWriter::with_capacity(view.data.len());
-    w.u32(MAGIC).u32(layout.version()).u32(view.sub_version);
-    w.u8(view.is_analyzed);
-    w.u16(narrow(FORMAT, "places count", view.places.len())?);
-    for p in &view.places {
+    let layout = view.layout();
+    let mut w = ByteWriter::with_capacity(view.data().len());
+    w.u32(MAGIC).u32(layout.version()).u32(view.sub_version());
+    w.u8(view.is_analyzed());
+    w.u16(narrow(FORMAT, "places count", view.places().len())?);
+    for p in view.places() {
         w.u16(narrow(FORMAT, "places length", p.len())?).bytes(p);
     }
-    w.u8(view.has_unnamed_areas);
-    if let Some(b) = view.movable_mesh_settings {
+    w.u8(view.has_unnamed_areas());
+    if let Some(b) = view.movable_mesh_settings() {
         blob(&mut w, b);
     }
     if layout.has_polygon_pool() {
-        w.u32(view.corners.len() as u32).put(view.corners);
-        w.u32(view.polygons.len() as u32);
-        for p in &view.polygons {
-            w.u8(p.corners.len() as u8).put(p.corners);
-            if let Some(m) = p.movable_mesh_id {
+        w.u32(view.corners().len() as u32).put(view.corners());
+        w.u32(view.polygons().len() as u32);
+        for p in view.polygons() {
+            w.u8(p.corners().len() as u8).put(p.corners());
+            if let Some(m) = p.movable_mesh_id() {
                 w.put(m);
             }
         }
     }
-    if let Some(flags) = view.corner_gravity_flags {
+    if let Some(flags) = view.corner_gravity_flags() {
         w.put(flags);
         if flags.get() & 1 != 0 {
-            w.u32(view.corner_gravity.len() as u32)
-                .put(view.corner_gravity);
+            w.u32(view.corner_gravity().len() as u32)
+                .put(view.corner_gravity());
         }
     }
     if layout.has_movable_meshes() {
-        w.u32(view.movable_meshes.len() as u32);
-        for m in &view.movable_meshes {
-            w.bytes(m.id).u8(0).put(m.transform);
+        w.u32(view.movable_meshes().len() as u32);
+        for m in view.movable_meshes() {
+            w.bytes(m.id()).u8(0).put(m.transform());
         }
     }
-    if let Some(b) = view.game_data {
+    if let Some(b) = view.game_data() {
         blob(&mut w, b);
     }
-    w.u32(view.areas.len() as u32);
-    for a in &view.areas {
-        w.put(a.id).put(a.attribute_flags).u8(a.hull_index);
-        match a.polygon {
+    w.u32(view.areas().len() as u32);
+    for a in view.areas() {
+        w.put(a.id()).put(a.attribute_flags()).u8(a.hull_index());
+        match a.polygon() {
             Some(p) => w.put(p),
-            None => w.u32(a.corners.len() as u32).put(a.corners),
+            None => w.u32(a.corners().len() as u32).put(a.corners()),
         };
-        w.put(a.unknown_float);
-        for list in &a.connections {
+        w.put(a.unknown_float());
+        for list in a.connections() {
             w.u32(list.len() as u32).put(*list);
         }
-        w.u8(a.hiding_spots.len() as u8).put(a.hiding_spots).u32(0);
-        w.u32(a.ladders_above.len() as u32).put(a.ladders_above);
-        w.u32(a.ladders_below.len() as u32).put(a.ladders_below);
+        w.u8(a.hiding_spots().len() as u8)
+            .put(a.hiding_spots())
+            .u32(0);
+        w.u32(a.ladders_above().len() as u32).put(a.ladders_above());
+        w.u32(a.ladders_below().len() as u32).put(a.ladders_below());
     }
-    w.u32(view.ladders.len() as u32)
-        .bytes(view.ladders.as_bytes());
-    w.i32(view.transformed_bounds.len() as i32)
-        .put(view.transformed_bounds);
-    generation_params(&mut w, &view.generation_params)?;
-    for b in [view.extra_generation_params, view.custom_data]
+    w.u32(view.ladders().len() as u32)
+        .bytes(view.ladders().as_bytes());
+    w.i32(view.transformed_bounds().len() as i32)
+        .put(view.transformed_bounds());
+    generation_params(&mut w, view.generation_params())?;
+    for b in [view.extra_generation_params(), view.custom_data()]
         .into_iter()
         .flatten()
     {

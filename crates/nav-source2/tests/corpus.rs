@@ -1,24 +1,64 @@
-//! Round trip of every real Source 2 file: the `source2` corpus folder where it exists, the
-//! `source2` incoming folder, and the two Source 2 files kept in `source/negative/` (negatives
-//! for nav-source, positives here). Each goes through the view writer, the model writer and
-//! JSON, and validates without an error.
-
-mod common;
+//! Round trip of every real Source 2 file: the `source2` corpus folder where it exists and the
+//! `source2` incoming folder through the shared corpus loop, then the two Source 2 files kept in
+//! `source/negative/` (negatives for nav-source, positives here) through the same checks. Each
+//! goes through the view writer, the model writer, the streaming writer and JSON, and validates
+//! without an error or a warning.
 
 use nav_core::oracle::roundtrip_bytes;
-use nav_core::testing::corpus_root;
+use nav_core::testing::{corpus_dir, corpus_files, real_files, real_files_round_trip};
 use nav_core::{Format, Severity};
 use nav_source2::{Source2Mesh, Source2Nav};
 
+/// The checks the shared loop does not make: the sniff, JSON, and no warnings either.
+fn own_checks(bytes: &[u8], model: &Source2Mesh) -> Result<(), String> {
+    if !nav_source2::sniff(bytes) {
+        return Err("not sniffed".into());
+    }
+    let json = serde_json::to_string(model).map_err(|e| e.to_string())?;
+    let back: Source2Mesh = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+    if &back != model || nav_source2::write(&back).ok().as_deref() != Some(bytes) {
+        return Err("the JSON round trip changed the file".into());
+    }
+    let findings: Vec<_> = Source2Nav
+        .validate(model)
+        .into_iter()
+        .filter(|f| f.severity >= Severity::Warning)
+        .map(|f| f.to_string())
+        .collect();
+    if findings.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("validate reports {findings:?}"))
+    }
+}
+
 #[test]
 fn every_real_file_round_trips_and_validates() {
-    let files = common::source2_files();
-    let (mut checked, mut passed) = (0usize, 0usize);
+    let tally = real_files_round_trip(&Source2Nav, "source2", |file, model| {
+        own_checks(&file.bytes, model)
+    });
+    assert!(tally.with_errors.is_empty(), "{:#?}", tally.with_errors);
+    assert_eq!(tally.refused, 0, "no Source 2 file is a negative here");
+    if !real_files("source2").is_empty() {
+        assert!(tally.passed > 0, "no source2 real file was checked");
+    }
+}
+
+#[test]
+fn the_source_negatives_are_source2_files_that_round_trip() {
+    let Some(dir) = corpus_dir("source") else {
+        return;
+    };
+    let files = corpus_files(&dir.join("negative"));
+    assert_eq!(
+        files.len(),
+        2,
+        "the two Source 2 negatives of nav-source are read here"
+    );
     let mut failures = Vec::new();
-    for (name, path) in &files {
+    for path in &files {
+        let name = path.display();
         let bytes = std::fs::read(path).expect("readable");
-        checked += 1;
-        assert!(nav_source2::sniff(&bytes), "{name}: not sniffed");
         let model = match roundtrip_bytes(&Source2Nav, &bytes) {
             Ok(m) => m,
             Err(e) => {
@@ -26,30 +66,16 @@ fn every_real_file_round_trips_and_validates() {
                 continue;
             }
         };
-        let json = serde_json::to_string(&model).expect("serialises");
-        let back: Source2Mesh = serde_json::from_str(&json).expect("deserialises");
-        if back != model || nav_source2::write(&back).ok().as_deref() != Some(&bytes[..]) {
-            failures.push(format!("{name}: the JSON round trip changed the file"));
+        // What the shared loop checks of a clean file: fix finds nothing to change.
+        let mut fixed = model.clone();
+        let changes = Source2Nav.fix(&mut fixed);
+        if !changes.is_empty() || fixed != model {
+            failures.push(format!("{name}: fix changed it: {changes:?}"));
             continue;
         }
-        let errors: Vec<_> = Source2Nav
-            .validate(&model)
-            .into_iter()
-            .filter(|f| f.severity >= Severity::Warning)
-            .collect();
-        if !errors.is_empty() {
-            failures.push(format!("{name}: {errors:?}"));
-            continue;
+        if let Err(e) = own_checks(&bytes, &model) {
+            failures.push(format!("{name}: {e}"));
         }
-        passed += 1;
     }
-    println!("nav-source2 real files: {checked} checked, {passed} passed");
     assert!(failures.is_empty(), "failures:\n{}", failures.join("\n"));
-    assert_eq!(passed, checked);
-    if corpus_root().is_some() {
-        assert!(
-            checked >= 2,
-            "the two Source 2 negatives of nav-source are read here"
-        );
-    }
 }

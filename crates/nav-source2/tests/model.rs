@@ -137,3 +137,25 @@ fn places_and_movable_meshes_round_trip_through_bytes_and_json() {
     let err = nav_source2::write(&m).unwrap_err().to_string();
     assert!(err.contains("movable_meshes[0] id"), "{err}");
 }
+
+/// The streaming writer gives `write`'s bytes, and a model refused late in the file (an area's
+/// hiding spots past the `u8` count) is refused before the first byte reaches the stream.
+#[test]
+fn write_to_streams_and_refuses_before_any_byte() {
+    for version in 30..=36 {
+        let mut m = nav_source2::samples::room(version, 1);
+        let mut streamed = Vec::new();
+        nav_source2::write_to(&m, &mut streamed).unwrap();
+        assert_eq!(streamed, nav_source2::write(&m).unwrap(), "v{version}");
+        let last = m.areas.last_mut().unwrap();
+        last.hiding_spots = vec![nav_source2::HidingSpot::default(); 256];
+        let mut out = Vec::new();
+        let err = Source2Nav.write_to(&m, &mut out).unwrap_err();
+        let refusal = nav_core::error::refused(&err).expect("a refusal, not an I/O error");
+        assert!(
+            refusal.to_string().contains("hiding_spots count"),
+            "v{version}: {refusal}"
+        );
+        assert!(out.is_empty(), "v{version}: {} bytes written", out.len());
+    }
+}

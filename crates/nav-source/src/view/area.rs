@@ -1,8 +1,8 @@
 //! One area of the view: its borrowed record types and the reader that delimits it.
 //!
 //! An area is a run of counted lists in file order. [`read_area`] walks it once, checking each
-//! count against the bytes left; the parse calls it for every area, and the view's getters call
-//! it again on bytes the parse accepted, which cannot fail.
+//! count against the bytes left, and keeps what it delimited: the parse stores the [`AreaView`]
+//! of every area, so the view's getters hand out what was checked and read nothing again.
 
 use nav_core::scalar::{F32, U16, U32};
 use nav_core::{Cursor, Result};
@@ -11,7 +11,6 @@ use super::{
     ApproachRecord, EncounterPathHead, EncounterSpotRecord, Extent, HidingSpotRecord,
     LegacyEncounterPathHead, VisibleAreaIndexRecord, VisibleAreaRecord,
 };
-use crate::FORMAT;
 use crate::flavour::Layout;
 
 /// Hiding spots: bare positions in v1, full records from v2.
@@ -55,39 +54,6 @@ pub enum EncounterPathView<'a> {
         /// Spots naming hiding spots.
         spots: &'a [EncounterSpotRecord],
     },
-}
-
-/// The encounter paths of one area, already delimited.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EncounterPaths<'a> {
-    bytes: &'a [u8],
-    count: u32,
-    legacy: bool,
-}
-
-impl<'a> EncounterPaths<'a> {
-    /// Number of paths.
-    pub fn len(&self) -> usize {
-        self.count as usize
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// The stored bytes of the paths (without the count).
-    pub fn as_bytes(&self) -> &'a [u8] {
-        self.bytes
-    }
-
-    /// The paths in file order.
-    pub fn iter(&self) -> impl Iterator<Item = EncounterPathView<'a>> + 'a {
-        let mut cur = Cursor::new(FORMAT, self.bytes);
-        let legacy = self.legacy;
-        core::iter::from_fn(move || read_encounter_path(&mut cur, legacy, 0).ok())
-            .take(self.count as usize)
-    }
 }
 
 fn read_encounter_path<'a>(
@@ -136,39 +102,88 @@ pub enum AreaCustomView<'a> {
     },
 }
 
-/// One area, borrowed. Fields absent at the file's version are empty (or zero).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// One area, borrowed. Fields absent at the file's version are empty (or zero). Only the parse
+/// builds one, from bytes it checked.
+#[derive(Debug, Clone, PartialEq)]
 pub struct AreaView<'a> {
+    offset: usize,
+    id: u32,
+    attribute_flags: u32,
+    extent: &'a Extent,
+    connections: [&'a [U32]; 4],
+    hiding_spots: HidingSpots<'a>,
+    approach_areas: &'a [ApproachRecord],
+    encounter_paths: Box<[EncounterPathView<'a>]>,
+    place: u16,
+    ladders: [&'a [U32]; 2],
+    earliest_occupy_time: &'a [F32],
+    light_intensity: &'a [F32],
+    visible_areas: &'a [VisibleAreaRecord],
+    inherit_visibility_from: u32,
+    custom: AreaCustomView<'a>,
+}
+
+impl<'a> AreaView<'a> {
     /// Byte offset of the area in the file.
-    pub offset: usize,
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
     /// The area id.
-    pub id: u32,
+    pub fn id(&self) -> u32 {
+        self.id
+    }
     /// Attribute flags, widened from the version's width.
-    pub attribute_flags: u32,
+    pub fn attribute_flags(&self) -> u32 {
+        self.attribute_flags
+    }
     /// Corners.
-    pub extent: &'a Extent,
+    pub fn extent(&self) -> &'a Extent {
+        self.extent
+    }
     /// Connected area ids: north, east, south, west.
-    pub connections: [&'a [U32]; 4],
+    pub fn connections(&self) -> [&'a [U32]; 4] {
+        self.connections
+    }
     /// Hiding spots.
-    pub hiding_spots: HidingSpots<'a>,
+    pub fn hiding_spots(&self) -> HidingSpots<'a> {
+        self.hiding_spots
+    }
     /// Base approach areas (before v15).
-    pub approach_areas: &'a [ApproachRecord],
-    /// Encounter paths.
-    pub encounter_paths: EncounterPaths<'a>,
+    pub fn approach_areas(&self) -> &'a [ApproachRecord] {
+        self.approach_areas
+    }
+    /// Encounter paths, in file order.
+    pub fn encounter_paths(&self) -> &[EncounterPathView<'a>] {
+        &self.encounter_paths
+    }
     /// Place index (from v5).
-    pub place: u16,
+    pub fn place(&self) -> u16 {
+        self.place
+    }
     /// Ladder ids: up, down (from v7).
-    pub ladders: [&'a [U32]; 2],
+    pub fn ladders(&self) -> [&'a [U32]; 2] {
+        self.ladders
+    }
     /// Earliest occupy times (two entries from v8, else empty).
-    pub earliest_occupy_time: &'a [F32],
+    pub fn earliest_occupy_time(&self) -> &'a [F32] {
+        self.earliest_occupy_time
+    }
     /// Light intensity (four entries from v11, else empty).
-    pub light_intensity: &'a [F32],
+    pub fn light_intensity(&self) -> &'a [F32] {
+        self.light_intensity
+    }
     /// Visible areas (from v16, not in the Left 4 Dead flavours).
-    pub visible_areas: &'a [VisibleAreaRecord],
+    pub fn visible_areas(&self) -> &'a [VisibleAreaRecord] {
+        self.visible_areas
+    }
     /// Inherited visibility area id.
-    pub inherit_visibility_from: u32,
+    pub fn inherit_visibility_from(&self) -> u32 {
+        self.inherit_visibility_from
+    }
     /// Flavour data.
-    pub custom: AreaCustomView<'a>,
+    pub fn custom(&self) -> AreaCustomView<'a> {
+        self.custom
+    }
 }
 
 fn id_list<'a>(cur: &mut Cursor<'a>, i: usize, what: &str, d: usize) -> Result<&'a [U32]> {
@@ -178,8 +193,7 @@ fn id_list<'a>(cur: &mut Cursor<'a>, i: usize, what: &str, d: usize) -> Result<&
 
 const NO_FLOATS: &[F32] = &[];
 
-/// Reads one area at the cursor. Used by the parse (which checks) and by the getters (which
-/// re-read bytes the parse already accepted).
+/// Reads one area at the cursor, checking every count against the bytes left.
 pub(super) fn read_area<'a>(
     cur: &mut Cursor<'a>,
     layout: &Layout,
@@ -213,11 +227,7 @@ pub(super) fn read_area<'a>(
         connections,
         hiding_spots,
         approach_areas: &[],
-        encounter_paths: EncounterPaths {
-            bytes: &[],
-            count: 0,
-            legacy: layout.legacy_encounter_paths(),
-        },
+        encounter_paths: Box::default(),
         place: 0,
         ladders: [&[], &[]],
         earliest_occupy_time: NO_FLOATS,
@@ -236,14 +246,16 @@ pub(super) fn read_area<'a>(
     } else {
         11
     };
-    cur.count(count, min, format_args!("areas[{i}] encounter_paths"))?;
-    let start = cur.offset();
+    // Bounded by the bytes left, so the list below allocates no more than the input holds.
+    let n = cur.count(count, min, format_args!("areas[{i}] encounter_paths"))?;
+    let mut paths = Vec::with_capacity(n);
     for j in 0..count {
-        read_encounter_path(cur, layout.legacy_encounter_paths(), j)
-            .map_err(|e| e.within(format_args!("areas[{i}]")))?;
+        paths.push(
+            read_encounter_path(cur, layout.legacy_encounter_paths(), j)
+                .map_err(|e| e.within(format_args!("areas[{i}]")))?,
+        );
     }
-    area.encounter_paths.bytes = cur.data().get(start..cur.offset()).unwrap_or(&[]);
-    area.encounter_paths.count = count;
+    area.encounter_paths = paths.into_boxed_slice();
     if layout.has_places() {
         area.place = cur.u16(format_args!("areas[{i}] place"))?;
     }
