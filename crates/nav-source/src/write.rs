@@ -6,13 +6,13 @@
 //! the version's width) and refuses what does not fit with an error naming the field, rather than
 //! dropping or wrapping anything.
 //!
-//! One writer serves every destination through [`Out`]: the caller's `Vec` ([`write_into`]),
+//! One writer serves every destination through [`Sink`]: the caller's `Vec` ([`write_into`]),
 //! an [`std::io::Write`] ([`write_to`], which streams), and a byte counter that runs first for
 //! the stream so that every refusal comes before its first byte.
 
 use std::io;
 
-use nav_core::write::narrow;
+use nav_core::write::{BlockStream, ByteCount, Sink, narrow};
 use nav_core::{ByteWriter, Error, RawF32, Result};
 use zerocopy::{Immutable, IntoBytes};
 
@@ -20,106 +20,6 @@ use crate::FORMAT;
 use crate::flavour::{Flavour, Layout, MAX_VERSION, TERROR_MIN_SUB_VERSION};
 use crate::model::{AreaCustom, EncounterPath, NavString, SourceMesh};
 use crate::view::{AreaCustomView, EncounterPathView, HidingSpots, LadderRecords, SourceView};
-
-/// Where the writer puts its bytes. Every field goes through [`Out::bytes`]; the typed helpers
-/// only encode little-endian.
-pub(crate) trait Out {
-    /// Appends raw bytes.
-    fn bytes(&mut self, b: &[u8]) -> &mut Self;
-    /// Appends a record's (or a list of records') stored bytes.
-    fn put<T: IntoBytes + Immutable + ?Sized>(&mut self, value: &T) -> &mut Self {
-        self.bytes(value.as_bytes())
-    }
-    /// Appends a byte.
-    fn u8(&mut self, v: u8) -> &mut Self {
-        self.bytes(&[v])
-    }
-    /// Appends a little-endian `u16`.
-    fn u16(&mut self, v: u16) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// Appends a little-endian `u32`.
-    fn u32(&mut self, v: u32) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// Appends a float by its bits.
-    fn f32(&mut self, v: RawF32) -> &mut Self {
-        self.bytes(&v.0.to_le_bytes())
-    }
-}
-
-impl Out for ByteWriter {
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        ByteWriter::bytes(self, b)
-    }
-}
-
-/// Counts the bytes a write would make, writing none.
-struct Count(usize);
-
-impl Out for Count {
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.0 = self.0.saturating_add(b.len());
-        self
-    }
-}
-
-/// Bytes gathered in a small buffer and handed to an [`io::Write`] a block at a time; the first
-/// I/O error stops the writing and is kept for [`Stream::finish`].
-struct Stream<'w> {
-    out: &'w mut dyn io::Write,
-    buf: Vec<u8>,
-    failed: Option<io::Error>,
-}
-
-/// The stream's block size.
-const BLOCK: usize = 64 * 1024;
-
-impl<'w> Stream<'w> {
-    fn new(out: &'w mut dyn io::Write) -> Self {
-        Stream {
-            out,
-            buf: Vec::with_capacity(BLOCK),
-            failed: None,
-        }
-    }
-
-    fn drain(&mut self) {
-        if self.failed.is_none() {
-            if let Err(e) = self.out.write_all(&self.buf) {
-                self.failed = Some(e);
-            }
-        }
-        self.buf.clear();
-    }
-
-    fn finish(mut self) -> io::Result<()> {
-        self.drain();
-        match self.failed {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
-impl Out for Stream<'_> {
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        if self.buf.len().saturating_add(b.len()) > BLOCK {
-            self.drain();
-        }
-        if b.len() >= BLOCK {
-            // A long run (a big list of records) goes straight through.
-            if self.failed.is_none() {
-                if let Err(e) = self.out.write_all(b) {
-                    self.failed = Some(e);
-                }
-            }
-        } else {
-            self.buf.extend_from_slice(b);
-        }
-        self
-    }
-}
 
 fn refuse(field: impl core::fmt::Display, message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
@@ -140,7 +40,7 @@ fn absent(layout: &Layout, field: impl core::fmt::Display, is_default: bool) -> 
     }
 }
 
-fn floats(w: &mut impl Out, values: &[RawF32]) {
+fn floats(w: &mut impl Sink, values: &[RawF32]) {
     for v in values {
         w.f32(*v);
     }
@@ -148,7 +48,7 @@ fn floats(w: &mut impl Out, values: &[RawF32]) {
 
 /// Appends a list of records whose memory is their file bytes on a little-endian machine (the
 /// packed 5-byte records, `u32` ids): one copy there, `each` record by record elsewhere.
-fn records<W: Out, T: IntoBytes + Immutable>(w: &mut W, list: &[T], each: impl Fn(&mut W, &T)) {
+fn records<W: Sink, T: IntoBytes + Immutable>(w: &mut W, list: &[T], each: impl Fn(&mut W, &T)) {
     if cfg!(target_endian = "little") {
         w.put(list);
     } else {
@@ -158,7 +58,7 @@ fn records<W: Out, T: IntoBytes + Immutable>(w: &mut W, list: &[T], each: impl F
     }
 }
 
-fn ids(w: &mut impl Out, field: impl core::fmt::Display, list: &[u32]) -> Result<()> {
+fn ids(w: &mut impl Sink, field: impl core::fmt::Display, list: &[u32]) -> Result<()> {
     w.u32(narrow(FORMAT, field, list.len())?);
     records(w, list, |w, id| {
         w.u32(*id);
@@ -166,7 +66,7 @@ fn ids(w: &mut impl Out, field: impl core::fmt::Display, list: &[u32]) -> Result
     Ok(())
 }
 
-fn names(w: &mut impl Out, what: &str, list: &[NavString]) -> Result<()> {
+fn names(w: &mut impl Sink, what: &str, list: &[NavString]) -> Result<()> {
     w.u16(narrow(FORMAT, format_args!("{what} count"), list.len())?);
     for (i, name) in list.iter().enumerate() {
         w.u16(narrow(
@@ -213,8 +113,8 @@ pub fn write_into(mesh: &SourceMesh, out: &mut Vec<u8>) -> Result<()> {
 pub fn write_to(mesh: &SourceMesh, out: &mut dyn io::Write) -> io::Result<()> {
     let layout = mesh.layout();
     check_mesh(mesh, &layout).map_err(nav_core::error::refusal)?;
-    write_mesh(&mut Count(0), mesh, &layout).map_err(nav_core::error::refusal)?;
-    let mut stream = Stream::new(out);
+    write_mesh(&mut ByteCount::new(), mesh, &layout).map_err(nav_core::error::refusal)?;
+    let mut stream = BlockStream::new(out);
     write_mesh(&mut stream, mesh, &layout).map_err(nav_core::error::refusal)?;
     stream.finish()
 }
@@ -287,7 +187,7 @@ fn check_mesh(mesh: &SourceMesh, layout: &Layout) -> Result<()> {
     Ok(())
 }
 
-fn write_mesh<W: Out>(w: &mut W, mesh: &SourceMesh, layout: &Layout) -> Result<()> {
+fn write_mesh<W: Sink>(w: &mut W, mesh: &SourceMesh, layout: &Layout) -> Result<()> {
     w.u32(crate::flavour::MAGIC).u32(mesh.version);
     if layout.has_sub_version() {
         w.u32(mesh.sub_version);
@@ -423,7 +323,7 @@ fn area_len(area: &crate::model::Area, layout: &Layout) -> usize {
     })
 }
 
-fn write_area<W: Out>(
+fn write_area<W: Sink>(
     w: &mut W,
     layout: &Layout,
     area: &crate::model::Area,
@@ -664,7 +564,7 @@ fn write_area<W: Out>(
 }
 
 fn approach(
-    w: &mut impl Out,
+    w: &mut impl Sink,
     field: core::fmt::Arguments<'_>,
     list: &[crate::model::ApproachArea],
 ) -> Result<()> {
@@ -685,7 +585,7 @@ fn approach(
     Ok(())
 }
 
-fn visibility(w: &mut impl Out, area: &crate::model::Area, i: usize) -> Result<()> {
+fn visibility(w: &mut impl Sink, area: &crate::model::Area, i: usize) -> Result<()> {
     w.u32(narrow(
         FORMAT,
         format_args!("areas[{i}] visible_areas count"),

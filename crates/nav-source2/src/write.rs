@@ -8,14 +8,14 @@
 //! blob's header says exactly its length. What does not fit is refused with an error naming the
 //! field, never dropped or wrapped.
 //!
-//! One writer serves every destination through [`Out`]: a `Vec` ([`write()`]), an
+//! One writer serves every destination through [`Sink`]: a `Vec` ([`write()`]), an
 //! [`std::io::Write`] ([`write_to`], which streams), and a byte counter that runs first for the
 //! stream so that every refusal comes before its first byte.
 
 use core::fmt::Display;
 use std::io;
 
-use nav_core::write::narrow;
+use nav_core::write::{BlockStream, ByteCount, Sink, narrow};
 use nav_core::{ByteWriter, Error, RawF32, Result};
 
 use crate::FORMAT;
@@ -23,137 +23,6 @@ use crate::kv3::{ALIGN, Kv3Blob, Kv3Header};
 use crate::layout::{Layout, MAGIC, NO_MOVABLE_MESH, has_custom_data};
 use crate::model::{GenerationParams, Source2Mesh, Vec3};
 use crate::view::Source2View;
-
-/// Where the writer puts its bytes, and how many it has put (the KV3 padding depends on it).
-pub(crate) trait Out {
-    /// Appends raw bytes.
-    fn bytes(&mut self, b: &[u8]) -> &mut Self;
-    /// Bytes put so far.
-    fn position(&self) -> usize;
-    /// Appends a byte.
-    fn u8(&mut self, v: u8) -> &mut Self {
-        self.bytes(&[v])
-    }
-    /// Appends a little-endian `u16`.
-    fn u16(&mut self, v: u16) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// Appends a little-endian `u32`.
-    fn u32(&mut self, v: u32) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// Appends a little-endian `i32`.
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// Appends a little-endian `u64`.
-    fn u64(&mut self, v: u64) -> &mut Self {
-        self.bytes(&v.to_le_bytes())
-    }
-    /// Appends a float by its bits.
-    fn f32(&mut self, v: RawF32) -> &mut Self {
-        self.bytes(&v.0.to_le_bytes())
-    }
-    /// Appends zeros up to the next multiple of `align`.
-    fn pad_to(&mut self, align: usize) -> &mut Self {
-        let over = self.position() % align.max(1);
-        if over == 0 {
-            return self;
-        }
-        let zeros = [0u8; 64];
-        let mut n = align - over;
-        while n > 0 {
-            let k = n.min(zeros.len());
-            self.bytes(zeros.get(..k).unwrap_or(&[]));
-            n -= k;
-        }
-        self
-    }
-}
-
-impl Out for ByteWriter {
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        ByteWriter::bytes(self, b)
-    }
-    fn position(&self) -> usize {
-        self.len()
-    }
-}
-
-/// Counts the bytes a write would make, writing none.
-struct Count(usize);
-
-impl Out for Count {
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.0 = self.0.saturating_add(b.len());
-        self
-    }
-    fn position(&self) -> usize {
-        self.0
-    }
-}
-
-/// Bytes gathered in a small buffer and handed to an [`io::Write`] a block at a time; the first
-/// I/O error stops the writing and is kept for [`Stream::finish`].
-struct Stream<'w> {
-    out: &'w mut dyn io::Write,
-    buf: Vec<u8>,
-    written: usize,
-    failed: Option<io::Error>,
-}
-
-/// The stream's block size.
-const BLOCK: usize = 64 * 1024;
-
-impl<'w> Stream<'w> {
-    fn new(out: &'w mut dyn io::Write) -> Self {
-        Stream {
-            out,
-            buf: Vec::with_capacity(BLOCK),
-            written: 0,
-            failed: None,
-        }
-    }
-
-    fn send(&mut self, b: &[u8]) {
-        if self.failed.is_none() {
-            if let Err(e) = self.out.write_all(b) {
-                self.failed = Some(e);
-            }
-        }
-    }
-
-    fn finish(mut self) -> io::Result<()> {
-        let buf = core::mem::take(&mut self.buf);
-        self.send(&buf);
-        match self.failed {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
-}
-
-impl Out for Stream<'_> {
-    fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.written = self.written.saturating_add(b.len());
-        if self.buf.len().saturating_add(b.len()) > BLOCK {
-            let buf = core::mem::take(&mut self.buf);
-            self.send(&buf);
-            self.buf = buf;
-            self.buf.clear();
-        }
-        if b.len() >= BLOCK {
-            // A long run (a KV3 blob, a big list of records) goes straight through.
-            self.send(b);
-        } else {
-            self.buf.extend_from_slice(b);
-        }
-        self
-    }
-    fn position(&self) -> usize {
-        self.written
-    }
-}
 
 fn refuse(field: impl Display, message: impl Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
@@ -170,19 +39,19 @@ fn absent(version: impl Display, field: impl Display, is_default: bool) -> Resul
     }
 }
 
-fn vec3(w: &mut impl Out, v: &Vec3) {
+fn vec3(w: &mut impl Sink, v: &Vec3) {
     for c in v {
         w.f32(*c);
     }
 }
 
-fn blob(w: &mut impl Out, bytes: &[u8]) {
+fn blob(w: &mut impl Sink, bytes: &[u8]) {
     w.pad_to(ALIGN);
     w.bytes(bytes);
 }
 
 fn model_blob(
-    w: &mut impl Out,
+    w: &mut impl Sink,
     field: &str,
     stored: bool,
     b: &Option<Kv3Blob>,
@@ -219,7 +88,7 @@ fn nul_free(field: &str, s: &[u8]) -> Result<()> {
 
 /// Writes the generation parameters, refusing fields their generator version does not store and
 /// a hull count that disagrees with the hull records.
-pub(crate) fn generation_params(w: &mut impl Out, p: &GenerationParams) -> Result<()> {
+pub(crate) fn generation_params(w: &mut impl Sink, p: &GenerationParams) -> Result<()> {
     let g = p.layout();
     let generator = format_args!("generator version {}", p.nav_gen_version).to_string();
     w.i32(p.nav_gen_version)
@@ -331,13 +200,13 @@ pub fn write(mesh: &Source2Mesh) -> Result<Vec<u8>> {
 /// [`nav_core::error::refusal`]) comes before the first byte; then the records go to `out` in
 /// 64 KiB blocks, with no copy of the whole file in memory.
 pub fn write_to(mesh: &Source2Mesh, out: &mut dyn io::Write) -> io::Result<()> {
-    write_mesh(&mut Count(0), mesh).map_err(nav_core::error::refusal)?;
-    let mut stream = Stream::new(out);
+    write_mesh(&mut ByteCount::new(), mesh).map_err(nav_core::error::refusal)?;
+    let mut stream = BlockStream::new(out);
     write_mesh(&mut stream, mesh).map_err(nav_core::error::refusal)?;
     stream.finish()
 }
 
-fn write_mesh(w: &mut impl Out, mesh: &Source2Mesh) -> Result<()> {
+fn write_mesh(w: &mut impl Sink, mesh: &Source2Mesh) -> Result<()> {
     let layout = Layout::new(mesh.version).ok_or_else(|| {
         refuse(
             "version",
