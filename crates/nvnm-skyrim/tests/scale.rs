@@ -9,7 +9,7 @@
 
 use nav_core::Format;
 use nav_core::oracle::roundtrip_bytes;
-use nvnm_skyrim::plugin::{Compression, Item, Record, RecordBody};
+use nvnm_skyrim::plugin::{Compression, Item, PluginFile, Record, RecordBody};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
 
 fn blobs() -> Vec<Vec<u8>> {
@@ -111,4 +111,60 @@ fn the_streaming_writer_refuses_before_any_byte() {
         Plugin.write(&big).unwrap_err().to_string(),
         refused.to_string()
     );
+}
+
+/// `PluginFile::read_from` of `bytes`, as `Format::read` gives it.
+fn read_from(bytes: &[u8]) -> Result<PluginFile, String> {
+    PluginFile::read_from(&mut &bytes[..], bytes.len() as u64).map_err(|e| {
+        nav_core::error::refused(&e).map_or_else(|| format!("I/O: {e}"), ToString::to_string)
+    })
+}
+
+fn read(bytes: &[u8]) -> Result<PluginFile, String> {
+    Plugin.read(bytes).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_streaming_reader_reads_what_a_read_reads() {
+    let mut files = vec![
+        Plugin.write(&samples::plugin()).unwrap(),
+        Plugin
+            .write(&samples::game_scale_plugin(&blobs(), 40, 4).unwrap().plugin)
+            .unwrap(),
+    ];
+    files.extend(
+        nav_core::testing::real_files("skyrim")
+            .into_iter()
+            .filter(|(dir, p)| p.parent() == Some(dir.as_path()))
+            .map(|(_, p)| std::fs::read(p).unwrap()),
+    );
+    for bytes in &files {
+        assert_eq!(read_from(bytes).unwrap(), read(bytes).unwrap());
+    }
+    // Every cut and every damaged byte of the sample plugin: the same model or the same error.
+    let bytes = &files[0];
+    for cut in 0..bytes.len() {
+        assert_eq!(
+            read_from(&bytes[..cut]),
+            read(&bytes[..cut]),
+            "cut at {cut}"
+        );
+    }
+    let mut differing = 0;
+    for at in 0..bytes.len() {
+        for value in [0x00, 0x7f, 0xff] {
+            let mut damaged = bytes.clone();
+            damaged[at] = value;
+            let (a, b) = (read_from(&damaged), read(&damaged));
+            differing += usize::from(a.is_err());
+            assert_eq!(a, b, "byte {at} set to {value:#x}");
+        }
+    }
+    assert!(
+        differing > 100,
+        "only {differing} damaged files were refused"
+    );
+    // An input shorter than it says is an I/O error, not a model.
+    let err = PluginFile::read_from(&mut &bytes[..100], bytes.len() as u64).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::UnexpectedEof);
 }

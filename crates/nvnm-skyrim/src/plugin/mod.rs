@@ -29,6 +29,7 @@ pub mod dump;
 pub mod fix;
 pub mod model;
 pub mod navi;
+pub mod read;
 pub mod validate;
 pub mod view;
 pub mod write;

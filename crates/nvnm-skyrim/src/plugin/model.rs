@@ -220,7 +220,7 @@ impl Record {
         }
     }
 
-    fn from_view(r: &RecordView<'_>) -> Record {
+    pub(crate) fn from_view(r: &RecordView<'_>) -> Record {
         let h = r.header;
         // `navi()` reads only `NAVI` records (and cannot fail after the walk's split).
         let body = match (&r.opened, r.navi()) {
@@ -519,7 +519,7 @@ fn visit_mut(items: &mut [Item], f: &mut dyn FnMut(&mut Record)) {
     }
 }
 
-fn close(stack: &mut Vec<(usize, Group)>, top: &mut Vec<Item>) {
+pub(crate) fn close(stack: &mut Vec<(usize, Group)>, top: &mut Vec<Item>) {
     if let Some((_, g)) = stack.pop() {
         match stack.last_mut() {
             Some((_, parent)) => parent.items.push(Item::Group(g)),
