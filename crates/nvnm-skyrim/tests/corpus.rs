@@ -238,9 +238,11 @@ fn stored_records(bytes: &[u8]) -> Vec<([u8; 4], u32, Vec<u8>)> {
     view.nodes()
         .iter()
         .filter_map(|n| match n {
-            nvnm_skyrim::plugin::view::Node::Record(r) => {
-                Some((r.header.signature, r.header.form_id.get(), r.data.to_vec()))
-            }
+            nvnm_skyrim::plugin::view::Node::Record(r) => Some((
+                r.header().signature,
+                r.header().form_id.get(),
+                r.data().to_vec(),
+            )),
             nvnm_skyrim::plugin::view::Node::Group(_) => None,
         })
         .collect()

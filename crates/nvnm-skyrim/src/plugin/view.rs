@@ -77,23 +77,58 @@ pub struct SubrecordHeader {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubrecordSpan {
     /// Subrecord type.
-    pub signature: Signature,
+    pub(crate) signature: Signature,
     /// The payload's byte range in the record's inflated data.
-    pub range: Range<usize>,
+    pub(crate) range: Range<usize>,
     /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
     /// header itself (0 in files the Creation Kit wrote) is kept.
-    pub large: Option<u16>,
+    pub(crate) large: Option<u16>,
+}
+
+impl SubrecordSpan {
+    /// Subrecord type.
+    pub fn signature(&self) -> Signature {
+        self.signature
+    }
+
+    /// The payload's byte range in the record's inflated data.
+    pub fn range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+
+    /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
+    /// header itself (0 in files the Creation Kit wrote) is kept.
+    pub fn large(&self) -> Option<u16> {
+        self.large
+    }
 }
 
 /// A `NAVM` or `NAVI` record's data, opened.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenedData<'a> {
     /// Whether the data is stored zlib-compressed.
-    pub compressed: bool,
+    pub(crate) compressed: bool,
     /// The subrecords' bytes: borrowed, or inflated.
-    pub body: Cow<'a, [u8]>,
+    pub(crate) body: Cow<'a, [u8]>,
     /// The subrecords, in order.
-    pub subrecords: Vec<SubrecordSpan>,
+    pub(crate) subrecords: Vec<SubrecordSpan>,
+}
+
+impl<'a> OpenedData<'a> {
+    /// Whether the data is stored zlib-compressed.
+    pub fn compressed(&self) -> bool {
+        self.compressed
+    }
+
+    /// The subrecords' bytes: borrowed, or inflated.
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// The subrecords, in order.
+    pub fn subrecords(&self) -> &[SubrecordSpan] {
+        &self.subrecords
+    }
 }
 
 impl OpenedData<'_> {
@@ -110,13 +145,35 @@ impl OpenedData<'_> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordView<'a> {
     /// The header.
-    pub header: &'a RecordHeader,
+    pub(crate) header: &'a RecordHeader,
     /// Byte offset of the header in the file.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// The data as stored (compressed or not).
-    pub data: &'a [u8],
+    pub(crate) data: &'a [u8],
     /// The opened data of a `NAVM` or `NAVI` record.
-    pub opened: Option<OpenedData<'a>>,
+    pub(crate) opened: Option<OpenedData<'a>>,
+}
+
+impl<'a> RecordView<'a> {
+    /// The header.
+    pub fn header(&self) -> &'a RecordHeader {
+        self.header
+    }
+
+    /// Byte offset of the header in the file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The data as stored (compressed or not).
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The opened data of a `NAVM` or `NAVI` record.
+    pub fn opened(&self) -> Option<&OpenedData<'a>> {
+        self.opened.as_ref()
+    }
 }
 
 impl RecordView<'_> {
@@ -157,13 +214,35 @@ impl RecordView<'_> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupView<'a> {
     /// The header.
-    pub header: &'a GroupHeader,
+    pub(crate) header: &'a GroupHeader,
     /// Byte offset of the header in the file.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// Nesting depth (0 for a top group).
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// Index in [`PluginView::nodes`] one past the group's last descendant.
-    pub end: usize,
+    pub(crate) end: usize,
+}
+
+impl<'a> GroupView<'a> {
+    /// The header.
+    pub fn header(&self) -> &'a GroupHeader {
+        self.header
+    }
+
+    /// Byte offset of the header in the file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Nesting depth (0 for a top group).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Index in [`PluginView::nodes`] one past the group's last descendant.
+    pub fn end(&self) -> usize {
+        self.end
+    }
 }
 
 /// A group or a record, in file order.
