@@ -168,3 +168,25 @@ fn the_streaming_reader_reads_what_a_read_reads() {
     let err = PluginFile::read_from(&mut &bytes[..100], bytes.len() as u64).unwrap_err();
     assert_eq!(err.kind(), std::io::ErrorKind::UnexpectedEof);
 }
+
+#[test]
+fn the_nvnm_streaming_writer_refuses_before_any_byte_and_streams_what_write_gives() {
+    let mut mesh = samples::interior();
+    let mut out = Vec::new();
+    Nvnm.write_to(&mesh, &mut out).unwrap();
+    assert_eq!(out, Nvnm.write(&mesh).unwrap());
+    // A version-15 triangle field in a version-12 mesh is refused, before the first byte.
+    mesh.triangles.last_mut().unwrap().extra = Some(nvnm_skyrim::nvnm::TriangleExtra {
+        height: nav_core::RawF32::ZERO,
+        unknown: 0,
+    });
+    let mut out = Vec::new();
+    let err = Nvnm.write_to(&mesh, &mut out).unwrap_err();
+    let refused = nav_core::error::refused(&err).expect("a refusal");
+    assert!(
+        out.is_empty(),
+        "{} bytes written before the refusal",
+        out.len()
+    );
+    assert_eq!(*refused, Nvnm.write(&mesh).unwrap_err());
+}
