@@ -6,7 +6,8 @@
 //! memory (`VmHWM`), which counts everything it holds, the program itself included; skips with a note when the corpus is absent.
 //!
 //! `cargo run --release -p nvnm-skyrim --example scale [DIR]` (files go to DIR, default the
-//! system's temporary directory).
+//! system's temporary directory); `… --example scale -- --build FILE` only builds the plugin
+//! into FILE (to measure other tools on it, `navkit rewrite`).
 // A measurement tool: a failure is a message and exit code 1.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -51,6 +52,7 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 
 fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let keep = matches!(args.as_slice(), [_, flag, _] if flag == "--build");
     if let [_, flag, input, output] = args.as_slice() {
         if flag == "--rewrite-bytes" || flag == "--rewrite-stream" {
             rewrite(input.as_ref(), output.as_ref(), flag == "--rewrite-stream");
@@ -68,8 +70,12 @@ fn main() {
         .collect();
     let out_dir = std::env::args_os()
         .nth(1)
+        .filter(|_| !keep)
         .map_or_else(std::env::temp_dir, Into::into);
-    let input = out_dir.join(format!("navkit-scale-{}.esp", std::process::id()));
+    let input = match args.get(2) {
+        Some(path) if keep => std::path::PathBuf::from(path),
+        _ => out_dir.join(format!("navkit-scale-{}.esp", std::process::id())),
+    };
     let output = out_dir.join(format!("navkit-scale-{}-out.esp", std::process::id()));
     {
         let big = samples::game_scale_plugin(&blobs, 20_000, 4).expect("a version-12 blob");
@@ -82,6 +88,9 @@ fn main() {
             big.navmeshes,
             big.compressed
         );
+    }
+    if keep {
+        return;
     }
     let file = usize::try_from(std::fs::metadata(&input).unwrap().len()).unwrap();
     println!("file: {file} bytes ({:.1} MiB)", mib(file));
