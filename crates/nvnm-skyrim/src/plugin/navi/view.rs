@@ -270,19 +270,7 @@ impl<'a> PreferredPathingView<'a> {
         let mut cur = Cursor::new(FORMAT, data);
         let count = cur.u32("path count")?;
         // Every path takes at least its 4-byte count.
-        let n = usize::try_from(count).unwrap_or(usize::MAX);
-        if n > cur.remaining() / 4 {
-            let (offset, left) = (cur.offset(), cur.remaining());
-            return Err(cur.fail(
-                "paths",
-                nav_core::ErrorKind::CountTooLarge {
-                    count: u64::from(count),
-                    record_size: 4,
-                    offset,
-                    left,
-                },
-            ));
-        }
+        let n = cur.count(count, 4, "paths")?;
         let mut paths = Vec::with_capacity(n);
         for i in 0..n {
             paths.push(form_ids(&mut cur, &format!("paths[{i}]"))?);
