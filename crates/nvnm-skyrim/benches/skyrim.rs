@@ -1,5 +1,7 @@
-//! Throughput of the NVNM parser and writer over all corpus blobs, and of the plugin walk over
-//! the largest corpus plugin. Skips with a note when the corpus is absent.
+//! Throughput of the NVNM parser and writer over all corpus blobs, of the plugin walk over the
+//! largest corpus plugin, and of every plugin operation on a plugin at the scale of a whole game
+//! (20,000 navmeshes built from the corpus blobs, see `samples::game_scale_plugin`). Skips with
+//! a note when the corpus is absent.
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -134,6 +136,88 @@ fn plugin(c: &mut Criterion) {
     g.finish();
 }
 
+/// The corpus NVNM blobs (not the negative ones), or a note and `None`.
+fn corpus_blobs() -> Option<Vec<Vec<u8>>> {
+    let Some(dir) = corpus_dir("skyrim/nvnm") else {
+        eprintln!("note: skipping the game-scale plugin benchmarks: no corpus");
+        return None;
+    };
+    Some(
+        corpus_files(&dir)
+            .iter()
+            .filter(|p| !nav_core::testing::is_negative(p))
+            .filter_map(|p| std::fs::read(p).ok())
+            .collect(),
+    )
+}
+
+/// A whole game's navmeshes: 20,000 `NAVM` records (one in four compressed), over 100 MB.
+fn scale(c: &mut Criterion) {
+    let Some(blobs) = corpus_blobs() else {
+        return;
+    };
+    let Some(big) = nvnm_skyrim::samples::game_scale_plugin(&blobs, 20_000, 4) else {
+        eprintln!("note: skipping the game-scale plugin benchmarks: no version-12 blob");
+        return;
+    };
+    let bytes = Plugin.write(&big.plugin).unwrap();
+    eprintln!(
+        "game-scale plugin: {} NAVM records ({} compressed), {} bytes",
+        big.navmeshes,
+        big.compressed,
+        bytes.len()
+    );
+    assert!(big.navmeshes >= 20_000 && bytes.len() >= 100_000_000);
+    let model = Plugin.read(&bytes).unwrap();
+    drop(big);
+    let mut g = c.benchmark_group("plugin (game scale)");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.sample_size(10);
+    g.bench_function("parse", |b| {
+        b.iter(|| black_box(Plugin.parse(black_box(&bytes)).unwrap()))
+    });
+    g.bench_function("parse + walk every NVNM", |b| {
+        b.iter(|| {
+            let v = Plugin.parse(black_box(&bytes)).unwrap();
+            let mut n = 0usize;
+            for (_, nvnm) in v.navmeshes() {
+                n += Nvnm.parse(nvnm).unwrap().triangle_count();
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function("to_model", |b| {
+        let v = Plugin.parse(&bytes).unwrap();
+        b.iter(|| black_box(Plugin.to_model(black_box(&v))))
+    });
+    g.bench_function("write (unchanged)", |b| {
+        b.iter(|| black_box(Plugin.write(black_box(&model)).unwrap()))
+    });
+    g.bench_function("write_to (unchanged, into a sink)", |b| {
+        b.iter(|| {
+            Plugin
+                .write_to(black_box(&model), &mut std::io::sink())
+                .unwrap()
+        })
+    });
+    // One compressed navmesh's vertices moved: that record and the NAVI are rebuilt.
+    let mut edited = model.clone();
+    if let Some(&(form_id, nvnm)) = edited.navmeshes().first() {
+        let mut mesh = Nvnm.read(nvnm).unwrap();
+        for v in &mut mesh.vertices {
+            v[2] = nav_core::RawF32::new(v[2].get() + 8.0);
+        }
+        edited
+            .replace_nvnm(form_id, Nvnm.write(&mesh).unwrap())
+            .unwrap();
+    }
+    drop(model);
+    g.bench_function("write with one navmesh edited", |b| {
+        b.iter(|| black_box(Plugin.write(black_box(&edited)).unwrap()))
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(20)
@@ -147,7 +231,7 @@ mod group {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
-        targets = super::nvnm, super::plugin
+        targets = super::nvnm, super::plugin, super::scale
     }
 }
 use group::benches;

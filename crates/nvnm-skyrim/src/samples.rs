@@ -251,3 +251,226 @@ pub fn plugin() -> PluginFile {
         items: vec![group(u32::from_le_bytes(*b"CELL"), 0, vec![block])],
     }
 }
+
+/// What [`game_scale_plugin`] made: the plugin, and how many navmesh records it holds.
+#[derive(Debug, Clone)]
+pub struct ScalePlugin {
+    /// The plugin.
+    pub plugin: PluginFile,
+    /// `NAVM` records in it.
+    pub navmeshes: usize,
+    /// Of those, the compressed ones.
+    pub compressed: usize,
+}
+
+/// A plugin laid out the way a master file holds its navmeshes, for measuring the crate at the
+/// scale of a whole game: `navmeshes` `NAVM` records whose `NVNM` payloads cycle through
+/// `nvnms` (version-12 blobs; any other is skipped), one in `compress_every` zlib-compressed
+/// (level 9, each distinct payload compressed once).
+///
+/// A quarter of the navmeshes sit in interior cells, two per cell (`CELL` top group → blocks
+/// (type 2) → sub-blocks (type 3) → `CELL` record and its children (6) → temporary children
+/// (9)); the rest in the exterior cells of worldspace `0000003C`, one per cell (`WRLD` top group
+/// → `WRLD` record and its children (1) → blocks (4) of 32 × 32 cells → sub-blocks (5) of 8 × 8
+/// → `CELL` record, 6, 9). A `NAVI` top group ends the file: one `NAVI` record whose `NVER` is
+/// 12 and whose `NVMI` entries name every navmesh once (in the order the navmeshes were made), centre, parent and edge links
+/// taken from its `NVNM`. `None` when no payload is a version-12 `NVNM`.
+pub fn game_scale_plugin(
+    nvnms: &[Vec<u8>],
+    navmeshes: usize,
+    compress_every: usize,
+) -> Option<ScalePlugin> {
+    use crate::plugin::navi::{NaviBody, NaviField, NaviSubrecord, NavmeshInfo, PATHING_CELL_CRC};
+    use std::collections::BTreeMap;
+
+    struct Blob {
+        nvnm: Vec<u8>,
+        info: NavmeshInfo,
+        stream: Option<crate::plugin::StoredStream>,
+    }
+    let blobs: Vec<Blob> = nvnms
+        .iter()
+        .filter_map(|b| {
+            let mesh = crate::nvnm::view::NavmeshGeometryView::parse(b)
+                .ok()
+                .map(|v| NavmeshGeometry::from_view(&v))?;
+            (mesh.version == 12).then_some(())?;
+            let mut info = NavmeshInfo {
+                navmesh: 0,
+                flags: 0,
+                centre: crate::plugin::navi::sync::centre(&mesh.vertices).unwrap_or_default(),
+                unknown: RawF32::default(),
+                edge_links: Vec::new(),
+                preferred_edge_links: Vec::new(),
+                doors: Vec::new(),
+                island: None,
+                pathing_cell_crc: PATHING_CELL_CRC,
+                parent: mesh.parent,
+                trailing: Vec::new(),
+            };
+            // The edge-link list, as the Creation Kit keeps it.
+            crate::plugin::navi::sync::update(&mut info, &mesh);
+            Some(Blob {
+                nvnm: b.clone(),
+                info,
+                stream: None,
+            })
+        })
+        .collect();
+    if blobs.is_empty() {
+        return None;
+    }
+    let mut blobs = blobs;
+    let body = |nvnm: Vec<u8>| NavmeshBody {
+        compression: Compression::None,
+        subrecords: vec![Subrecord {
+            signature: Signature(*b"NVNM"),
+            large: (nvnm.len() > usize::from(u16::MAX)).then_some(0),
+            data: nvnm,
+        }],
+    };
+    let mut next_id = 0x0000_0800u32;
+    let mut id = || {
+        next_id += 1;
+        next_id
+    };
+    let mut infos = Vec::with_capacity(navmeshes);
+    let mut compressed = 0;
+    let mut navmesh = |i: usize, id: u32, infos: &mut Vec<NavmeshInfo>| -> Item {
+        let k = i % blobs.len();
+        let blob = &mut blobs[k];
+        let mut info = blob.info.clone();
+        info.navmesh = id;
+        infos.push(info);
+        let mut body = body(blob.nvnm.clone());
+        let compress = compress_every > 0 && i % compress_every == 0;
+        if compress {
+            compressed += 1;
+            let stream = blob.stream.get_or_insert_with(|| {
+                let plain = crate::plugin::write::subrecord_bytes(&body, 0).unwrap_or_default();
+                crate::plugin::StoredStream::new(crate::plugin::deflate(&plain, 9), &plain)
+            });
+            body.compression = Compression::Stored(stream.clone());
+        }
+        let mut r = record(
+            b"NAVM",
+            if compress { COMPRESSED } else { 0 },
+            id,
+            RecordBody::Navmesh(body),
+        );
+        r.form_version = 43;
+        Item::Record(r)
+    };
+    let cell = |id: u32, children: Vec<Item>| -> Vec<Item> {
+        let mut data = subrecord(b"DATA", &[0, 0]);
+        data.extend(subrecord(b"XCLC", &[0; 12]));
+        vec![
+            Item::Record(record(b"CELL", 0, id, RecordBody::Raw(data))),
+            group(id, 6, vec![group(id, 9, children)]),
+        ]
+    };
+
+    // Interior cells: two navmeshes each, 100 cells to a sub-block, 10 sub-blocks to a block.
+    let interior = navmeshes / 4;
+    let mut blocks: Vec<Item> = Vec::new();
+    let mut subs: Vec<Item> = Vec::new();
+    let mut cells: Vec<Item> = Vec::new();
+    let mut i = 0;
+    while i < interior {
+        let cell_id = id();
+        let mut children = vec![navmesh(i, id(), &mut infos)];
+        if i + 1 < interior {
+            children.push(navmesh(i + 1, id(), &mut infos));
+        }
+        i += 2;
+        cells.extend(cell(cell_id, children));
+        if cells.len() == 200 || i >= interior {
+            let label = u32::try_from(subs.len()).unwrap_or(0);
+            subs.push(group(label, 3, std::mem::take(&mut cells)));
+        }
+        if subs.len() == 10 || (i >= interior && !subs.is_empty()) {
+            let label = u32::try_from(blocks.len()).unwrap_or(0);
+            blocks.push(group(label, 2, std::mem::take(&mut subs)));
+        }
+    }
+    let interior_group = group(u32::from_le_bytes(*b"CELL"), 0, blocks);
+
+    // Exterior cells: one navmesh each, on a square grid centred on 0.
+    let exterior = navmeshes - interior;
+    let side = (1..).find(|s: &usize| s * s >= exterior).unwrap_or(1);
+    let half = i32::try_from(side / 2).unwrap_or(0);
+    // Block (y, x) → sub-block (y, x) → the cells' items.
+    type Cells = BTreeMap<(i32, i32), Vec<Item>>;
+    let mut by_block: BTreeMap<(i32, i32), Cells> = BTreeMap::new();
+    for e in 0..exterior {
+        let x = i32::try_from(e % side).unwrap_or(0) - half;
+        let y = i32::try_from(e / side).unwrap_or(0) - half;
+        let cell_id = id();
+        let item = navmesh(interior + e, id(), &mut infos);
+        by_block
+            .entry((y.div_euclid(32), x.div_euclid(32)))
+            .or_default()
+            .entry((y.div_euclid(8), x.div_euclid(8)))
+            .or_default()
+            .extend(cell(cell_id, vec![item]));
+    }
+    let label = |y: i32, x: i32| {
+        let (y, x) = (i16::try_from(y).unwrap_or(0), i16::try_from(x).unwrap_or(0));
+        u32::from(u16::from_le_bytes(y.to_le_bytes())) << 16
+            | u32::from(u16::from_le_bytes(x.to_le_bytes()))
+    };
+    let world_blocks: Vec<Item> = by_block
+        .into_iter()
+        .map(|((by, bx), subs)| {
+            let subs = subs
+                .into_iter()
+                .map(|((sy, sx), cells)| group(label(sy, sx), 5, cells))
+                .collect();
+            group(label(by, bx), 4, subs)
+        })
+        .collect();
+    let mut wrld = subrecord(b"EDID", b"Tamriel\0");
+    wrld.extend(subrecord(b"DATA", &[0]));
+    let world_group = group(
+        u32::from_le_bytes(*b"WRLD"),
+        0,
+        vec![
+            Item::Record(record(b"WRLD", 0, 0x0000_003C, RecordBody::Raw(wrld))),
+            group(0x0000_003C, 1, world_blocks),
+        ],
+    );
+
+    let mut fields = vec![NaviSubrecord {
+        field: NaviField::Version(12),
+        large: None,
+    }];
+    fields.extend(infos.into_iter().map(|info| NaviSubrecord {
+        field: NaviField::NavmeshInfo(info),
+        large: None,
+    }));
+    let navi = record(
+        b"NAVI",
+        0,
+        0x0001_2FB4,
+        RecordBody::NavigationInfo(NaviBody {
+            compression: Compression::None,
+            subrecords: fields,
+        }),
+    );
+    let navi_group = group(u32::from_le_bytes(*b"NAVI"), 0, vec![Item::Record(navi)]);
+
+    let mut hedr = ByteWriter::new();
+    hedr.f32(RawF32::new(1.71))
+        .u32(u32::try_from(navmeshes).unwrap_or(u32::MAX))
+        .u32(next_id + 1);
+    let mut header = subrecord(b"HEDR", hedr.as_slice());
+    header.extend(subrecord(b"CNAM", b"navkit\0"));
+    Some(ScalePlugin {
+        plugin: PluginFile {
+            header: record(b"TES4", 1, 0, RecordBody::Raw(header)),
+            items: vec![interior_group, world_group, navi_group],
+        },
+        navmeshes,
+        compressed,
+    })
+}

@@ -870,7 +870,7 @@ fn a_changed_record_whose_stream_no_level_makes_takes_another_records_level() {
         .bytes(b"cd\0")
         .finish();
     let view = Plugin.parse(&written).unwrap();
-    let stored: Vec<&[u8]> = view.records().map(|r| r.data).collect();
+    let stored: Vec<&[u8]> = view.records().map(|r| r.data()).collect();
     assert_eq!(stored[0][4..], deflate(&plain, 1)[..]);
     // The unchanged record keeps its stream.
     assert_eq!(stored[1], second.as_slice());

@@ -45,21 +45,21 @@ fn every_corpus_navi_reads_as_data_and_writes_back_byte_for_byte() {
         let view = Plugin.parse(bytes).unwrap();
         let model = Plugin.to_model(&view);
         let mut here = 0;
-        for r in view.records().filter(|r| &r.header.signature == b"NAVI") {
+        for r in view.records().filter(|r| &r.header().signature == b"NAVI") {
             let navi = r.navi().unwrap();
             // Everything reads as its type: nothing is left raw.
-            for s in &navi.subrecords {
+            for s in navi.subrecords() {
                 assert!(
                     !matches!(
-                        s.field,
+                        s.field(),
                         nvnm_skyrim::plugin::navi::NaviFieldView::Other { .. }
                     ),
                     "{name}: {} at {:#x} did not read",
-                    s.signature,
-                    s.offset
+                    s.signature(),
+                    s.offset()
                 );
-                if let nvnm_skyrim::plugin::navi::NaviFieldView::NavmeshInfo(n) = &s.field {
-                    assert!(n.trailing.is_empty(), "{name}: NVMI with trailing bytes");
+                if let nvnm_skyrim::plugin::navi::NaviFieldView::NavmeshInfo(n) = &s.field() {
+                    assert!(n.trailing().is_empty(), "{name}: NVMI with trailing bytes");
                 }
             }
             let record = model
@@ -71,7 +71,7 @@ fn every_corpus_navi_reads_as_data_and_writes_back_byte_for_byte() {
             assert_eq!(body.compression, Compression::None, "{name}");
             // The structured fields alone give the record's data back.
             let written = nvnm_skyrim::plugin::navi::subrecord_bytes(body, r.form_id()).unwrap();
-            assert_eq!(written, r.data, "{name}: NAVI differs when rewritten");
+            assert_eq!(written, r.data(), "{name}: NAVI differs when rewritten");
             // And so does JSON.
             let json = serde_json::to_string(body).unwrap();
             let back: NaviBody = serde_json::from_str(&json).unwrap();
@@ -293,7 +293,7 @@ fn a_truncated_entry_fails_at_every_length_and_is_kept_raw() {
     let mut longer = nvmi.clone();
     longer.extend([9, 9]);
     let view = nvnm_skyrim::plugin::navi::NavmeshInfoView::parse(&longer).unwrap();
-    assert_eq!(view.trailing, &[9, 9]);
+    assert_eq!(view.trailing(), &[9, 9]);
 }
 
 #[test]
@@ -740,9 +740,9 @@ fn a_corpus_navi_cut_anywhere_never_panics() {
     let view = Plugin.parse(bytes).unwrap();
     let navi = view
         .records()
-        .find(|r| &r.header.signature == b"NAVI")
+        .find(|r| &r.header().signature == b"NAVI")
         .unwrap();
-    let data = navi.data;
+    let data = navi.data();
     let mut cuts = 0;
     // Every byte of the first 2 KiB (NVER and the NVMI entries), then every 61st.
     for len in (0..data.len()).filter(|&l| l < 2048 || l % 61 == 0) {

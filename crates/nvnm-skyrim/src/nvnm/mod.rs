@@ -185,6 +185,10 @@ impl Format for Nvnm {
         write::write(model)
     }
 
+    fn write_to(&self, model: &Self::Model, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write::write_to(model, out)
+    }
+
     fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {
         Ok(write::write_view(view))
     }

@@ -183,15 +183,77 @@ fn records<T, R: IntoBytes + Immutable>(
     Ok(())
 }
 
+/// Every list's count fits its `u32`, or the refusal [`count`] would give while writing.
+fn check_counts(model: &NavmeshGeometry) -> Result<()> {
+    let lists = [
+        ("vertices", model.vertices.len()),
+        ("triangles", model.triangles.len()),
+        ("edge links", model.edge_links.len()),
+        ("door triangles", model.door_triangles.len()),
+        ("cover array", model.cover_array.len()),
+        ("cover mappings", model.cover_mappings.len()),
+        ("waypoints", model.waypoints.len()),
+        ("cover triangles", model.cover_triangles.len()),
+    ];
+    for (field, n) in lists {
+        count(&mut ByteWriter::new(), field, n)?;
+    }
+    for (k, cell) in model.grid.cells.iter().enumerate() {
+        count(
+            &mut ByteWriter::new(),
+            format_args!("grid cells[{k}]"),
+            cell.len(),
+        )?;
+    }
+    Ok(())
+}
+
+/// A writer's error as the streaming writers carry it: a refusal, or the destination's error.
+pub(crate) fn from_io(e: std::io::Error) -> Error {
+    match nav_core::error::refused(&e) {
+        Some(refusal) => refusal.clone(),
+        None => Error::unrepresentable(FORMAT, "output", e),
+    }
+}
+
 /// Writes a model. Refuses what the format cannot hold (see the module docs).
 ///
 /// Each list goes out as whole records: a model record becomes the view's record (whose memory
 /// is its file bytes) and is copied in one piece into a buffer of the exact size.
 pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
     let layout = check_layout(model)?;
+    let mut w = ByteWriter::with_capacity(size_of_model(model, layout));
+    // Everything stays in `w`: no section is handed on.
+    encode(model, layout, &mut w, &mut |_| Ok(())).map_err(from_io)?;
+    Ok(w.into_inner())
+}
+
+/// Streams a model to `out`, list by list through one buffer the size of the largest list:
+/// every refusal comes before the first byte.
+pub fn write_to(model: &NavmeshGeometry, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let layout = check_layout(model).map_err(nav_core::error::refusal)?;
+    check_counts(model).map_err(nav_core::error::refusal)?;
+    let mut w = ByteWriter::new();
+    let mut hand_on = |w: &mut ByteWriter| -> std::io::Result<()> {
+        let mut buf = core::mem::replace(w, ByteWriter::new()).into_inner();
+        out.write_all(&buf)?;
+        buf.clear();
+        *w = ByteWriter::from_vec(buf);
+        Ok(())
+    };
+    encode(model, layout, &mut w, &mut hand_on)?;
+    hand_on(&mut w)
+}
+
+/// Encodes a model into `w`, calling `section` after each list (to hand the bytes on).
+fn encode(
+    model: &NavmeshGeometry,
+    layout: Layout,
+    w: &mut ByteWriter,
+    section: &mut dyn FnMut(&mut ByteWriter) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let fo4 = layout == Layout::Fallout4;
-    let expected = size_of_model(model, layout);
-    let mut w = ByteWriter::with_capacity(expected);
+    let refused = nav_core::error::refusal;
     let (worldspace, parent) = match model.parent {
         Parent::Cell { cell } => (0, cell.to_le_bytes()),
         Parent::Worldspace {
@@ -210,11 +272,13 @@ pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
         worldspace: U32::new(worldspace),
         parent,
     });
-    records(&mut w, "vertices", &model.vertices, |v| VertexRecord {
+    records(w, "vertices", &model.vertices, |v| VertexRecord {
         position: v.map(F32::from),
-    })?;
+    })
+    .map_err(refused)?;
+    section(w)?;
     if fo4 {
-        records(&mut w, "triangles", &model.triangles, |t| {
+        records(w, "triangles", &model.triangles, |t| {
             // `check_layout` made sure every version-15 triangle has its extra fields.
             let (height, unknown) = t.extra.map_or((RawF32::ZERO, 0), |e| (e.height, e.unknown));
             Triangle15Record {
@@ -225,8 +289,10 @@ pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
                 flags: U16::new(t.flags),
                 cover_flags: U16::new(t.cover_flags),
             }
-        })?;
-        records(&mut w, "edge links", &model.edge_links, |l| {
+        })
+        .map_err(refused)?;
+        section(w)?;
+        records(w, "edge links", &model.edge_links, |l| {
             EdgeLink15Record {
                 link_type: U32::new(l.link_type),
                 navmesh: U32::new(l.navmesh),
@@ -234,51 +300,63 @@ pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
                 // `check_layout` made sure every version-15 edge link has its edge index.
                 edge_index: l.edge_index.unwrap_or_default(),
             }
-        })?;
+        })
+        .map_err(refused)?;
+        section(w)?;
     } else {
-        records(&mut w, "triangles", &model.triangles, |t| {
-            Triangle12Record {
-                vertices: t.vertices.map(U16::new),
-                edges: t.edges.map(I16::new),
-                flags: U16::new(t.flags),
-                cover_flags: U16::new(t.cover_flags),
-            }
-        })?;
-        records(&mut w, "edge links", &model.edge_links, |l| {
-            EdgeLink12Record {
-                link_type: U32::new(l.link_type),
-                navmesh: U32::new(l.navmesh),
-                triangle: I16::new(l.triangle),
-            }
-        })?;
+        records(w, "triangles", &model.triangles, |t| Triangle12Record {
+            vertices: t.vertices.map(U16::new),
+            edges: t.edges.map(I16::new),
+            flags: U16::new(t.flags),
+            cover_flags: U16::new(t.cover_flags),
+        })
+        .map_err(refused)?;
+        section(w)?;
+        records(w, "edge links", &model.edge_links, |l| EdgeLink12Record {
+            link_type: U32::new(l.link_type),
+            navmesh: U32::new(l.navmesh),
+            triangle: I16::new(l.triangle),
+        })
+        .map_err(refused)?;
+        section(w)?;
     }
-    records(&mut w, "door triangles", &model.door_triangles, |d| {
+    records(w, "door triangles", &model.door_triangles, |d| {
         DoorTriangleRecord {
             triangle: I16::new(d.triangle),
             door_type: U32::new(d.door_type),
             door: U32::new(d.door),
         }
-    })?;
+    })
+    .map_err(refused)?;
+    section(w)?;
     if fo4 {
-        records(&mut w, "cover array", &model.cover_array, |c| CoverRecord {
+        records(w, "cover array", &model.cover_array, |c| CoverRecord {
             vertices: c.vertices.map(U16::new),
             data: c.data,
-        })?;
-        records(&mut w, "cover mappings", &model.cover_mappings, |m| {
+        })
+        .map_err(refused)?;
+        section(w)?;
+        records(w, "cover mappings", &model.cover_mappings, |m| {
             CoverMappingRecord {
                 triangle_edge: U16::new(m.triangle_edge),
                 cover: U16::new(m.cover),
             }
-        })?;
-        records(&mut w, "waypoints", &model.waypoints, |p| WaypointRecord {
+        })
+        .map_err(refused)?;
+        section(w)?;
+        records(w, "waypoints", &model.waypoints, |p| WaypointRecord {
             position: p.position.map(F32::from),
             triangle: I16::new(p.triangle),
             flags: U32::new(p.flags),
-        })?;
+        })
+        .map_err(refused)?;
+        section(w)?;
     } else {
-        records(&mut w, "cover triangles", &model.cover_triangles, |c| {
+        records(w, "cover triangles", &model.cover_triangles, |c| {
             I16::new(*c)
-        })?;
+        })
+        .map_err(refused)?;
+        section(w)?;
     }
     let g = &model.grid;
     w.put(&GridHeaderRecord {
@@ -288,10 +366,8 @@ pub fn write(model: &NavmeshGeometry) -> Result<Vec<u8>> {
         max: g.max.map(F32::from),
     });
     for (k, cell) in g.cells.iter().enumerate() {
-        records(&mut w, format_args!("grid cells[{k}]"), cell, |t| {
-            I16::new(*t)
-        })?;
+        records(w, format_args!("grid cells[{k}]"), cell, |t| I16::new(*t)).map_err(refused)?;
+        section(w)?;
     }
-    debug_assert_eq!(w.len(), expected);
-    Ok(w.into_inner())
+    Ok(())
 }

@@ -128,6 +128,21 @@ impl StoredStream {
         plain.len() == self.plain_len && crc32(plain) == self.crc
     }
 
+    /// Whether the bytes `parts` make, one after the other, are what the stream inflates to (by
+    /// length and CRC-32), without joining them.
+    pub(crate) fn holds_parts<'p>(&self, parts: impl Iterator<Item = &'p [u8]>) -> bool {
+        let mut crc = flate2::Crc::new();
+        let mut len = 0usize;
+        for part in parts {
+            len = len.saturating_add(part.len());
+            if len > self.plain_len {
+                return false;
+            }
+            crc.update(part);
+        }
+        len == self.plain_len && crc.sum() == self.crc
+    }
+
     /// The zlib level (0-9) that reproduces the stream, if one does; searched on the first call
     /// (one inflate and up to four deflates of this record), remembered after.
     pub fn level(&self) -> Option<u32> {

@@ -29,6 +29,7 @@ pub mod dump;
 pub mod fix;
 pub mod model;
 pub mod navi;
+pub mod read;
 pub mod validate;
 pub mod view;
 pub mod write;
@@ -270,6 +271,10 @@ impl Format for Plugin {
 
     fn write(&self, model: &Self::Model) -> Result<Vec<u8>> {
         write::write(model)
+    }
+
+    fn write_to(&self, model: &Self::Model, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write::write_to(model, out)
     }
 
     fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {

@@ -9,7 +9,7 @@
 //! from the payload, and the writer recomputes them (which is how a replaced navmesh fixes
 //! every enclosing group).
 
-use nav_core::{Error, ErrorKind, Result};
+use nav_core::{Error, Result};
 
 pub use super::compression::Compression;
 use super::compression::StoredStream;
@@ -220,7 +220,7 @@ impl Record {
         }
     }
 
-    fn from_view(r: &RecordView<'_>) -> Record {
+    pub(crate) fn from_view(r: &RecordView<'_>) -> Record {
         let h = r.header;
         // `navi()` reads only `NAVI` records (and cannot fail after the walk's split).
         let body = match (&r.opened, r.navi()) {
@@ -447,13 +447,11 @@ impl PluginFile {
             r.form_id == form_id && matches!(r.body, RecordBody::Navmesh(_)) && r.nvnm().is_some()
         };
         let Some(record) = find_mut(&mut self.items, &pred) else {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 format_args!("NAVM record {form_id:08X}"),
-                ErrorKind::Invalid {
-                    offset: 0,
-                    message: "no navmesh record with an NVNM subrecord has this FormID".into(),
-                },
+                0,
+                "no navmesh record with an NVNM subrecord has this FormID",
             ));
         };
         let RecordBody::Navmesh(body) = &mut record.body else {
@@ -519,7 +517,7 @@ fn visit_mut(items: &mut [Item], f: &mut dyn FnMut(&mut Record)) {
     }
 }
 
-fn close(stack: &mut Vec<(usize, Group)>, top: &mut Vec<Item>) {
+pub(crate) fn close(stack: &mut Vec<(usize, Group)>, top: &mut Vec<Item>) {
     if let Some((_, g)) = stack.pop() {
         match stack.last_mut() {
             Some((_, parent)) => parent.items.push(Item::Group(g)),

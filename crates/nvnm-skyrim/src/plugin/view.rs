@@ -77,23 +77,58 @@ pub struct SubrecordHeader {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubrecordSpan {
     /// Subrecord type.
-    pub signature: Signature,
+    pub(crate) signature: Signature,
     /// The payload's byte range in the record's inflated data.
-    pub range: Range<usize>,
+    pub(crate) range: Range<usize>,
     /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
     /// header itself (0 in files the Creation Kit wrote) is kept.
-    pub large: Option<u16>,
+    pub(crate) large: Option<u16>,
+}
+
+impl SubrecordSpan {
+    /// Subrecord type.
+    pub fn signature(&self) -> Signature {
+        self.signature
+    }
+
+    /// The payload's byte range in the record's inflated data.
+    pub fn range(&self) -> Range<usize> {
+        self.range.clone()
+    }
+
+    /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
+    /// header itself (0 in files the Creation Kit wrote) is kept.
+    pub fn large(&self) -> Option<u16> {
+        self.large
+    }
 }
 
 /// A `NAVM` or `NAVI` record's data, opened.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenedData<'a> {
     /// Whether the data is stored zlib-compressed.
-    pub compressed: bool,
+    pub(crate) compressed: bool,
     /// The subrecords' bytes: borrowed, or inflated.
-    pub body: Cow<'a, [u8]>,
+    pub(crate) body: Cow<'a, [u8]>,
     /// The subrecords, in order.
-    pub subrecords: Vec<SubrecordSpan>,
+    pub(crate) subrecords: Vec<SubrecordSpan>,
+}
+
+impl<'a> OpenedData<'a> {
+    /// Whether the data is stored zlib-compressed.
+    pub fn compressed(&self) -> bool {
+        self.compressed
+    }
+
+    /// The subrecords' bytes: borrowed, or inflated.
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// The subrecords, in order.
+    pub fn subrecords(&self) -> &[SubrecordSpan] {
+        &self.subrecords
+    }
 }
 
 impl OpenedData<'_> {
@@ -110,13 +145,35 @@ impl OpenedData<'_> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordView<'a> {
     /// The header.
-    pub header: &'a RecordHeader,
+    pub(crate) header: &'a RecordHeader,
     /// Byte offset of the header in the file.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// The data as stored (compressed or not).
-    pub data: &'a [u8],
+    pub(crate) data: &'a [u8],
     /// The opened data of a `NAVM` or `NAVI` record.
-    pub opened: Option<OpenedData<'a>>,
+    pub(crate) opened: Option<OpenedData<'a>>,
+}
+
+impl<'a> RecordView<'a> {
+    /// The header.
+    pub fn header(&self) -> &'a RecordHeader {
+        self.header
+    }
+
+    /// Byte offset of the header in the file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The data as stored (compressed or not).
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// The opened data of a `NAVM` or `NAVI` record.
+    pub fn opened(&self) -> Option<&OpenedData<'a>> {
+        self.opened.as_ref()
+    }
 }
 
 impl RecordView<'_> {
@@ -157,13 +214,35 @@ impl RecordView<'_> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupView<'a> {
     /// The header.
-    pub header: &'a GroupHeader,
+    pub(crate) header: &'a GroupHeader,
     /// Byte offset of the header in the file.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// Nesting depth (0 for a top group).
-    pub depth: usize,
+    pub(crate) depth: usize,
     /// Index in [`PluginView::nodes`] one past the group's last descendant.
-    pub end: usize,
+    pub(crate) end: usize,
+}
+
+impl<'a> GroupView<'a> {
+    /// The header.
+    pub fn header(&self) -> &'a GroupHeader {
+        self.header
+    }
+
+    /// Byte offset of the header in the file.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// Nesting depth (0 for a top group).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Index in [`PluginView::nodes`] one past the group's last descendant.
+    pub fn end(&self) -> usize {
+        self.end
+    }
 }
 
 /// A group or a record, in file order.
@@ -217,6 +296,58 @@ pub(crate) fn inflate(stream: &[u8], expected: usize) -> core::result::Result<Ve
     Ok(out)
 }
 
+/// Checks that an item (group or record) header fits before `limit` (the end of the enclosing
+/// group, or of the file); `depth` groups are open.
+pub(crate) fn check_item_room(offset: usize, limit: usize, depth: usize) -> Result<()> {
+    let left = limit.saturating_sub(offset);
+    if left < 24 {
+        return Err(Error::new(
+            FORMAT,
+            format_args!("item at {offset:#x}"),
+            ErrorKind::Truncated {
+                offset,
+                needed: 24,
+                left,
+            },
+        )
+        .within(if depth == 0 { "file" } else { "group" }));
+    }
+    Ok(())
+}
+
+/// Checks a group header at `offset` inside `limit`, `depth` groups deep, and gives the group's
+/// size.
+pub(crate) fn check_group(
+    h: &GroupHeader,
+    offset: usize,
+    limit: usize,
+    depth: usize,
+) -> Result<usize> {
+    let size = h.group_size.get();
+    let room = limit.saturating_sub(offset);
+    let len = usize::try_from(size).unwrap_or(usize::MAX);
+    let at = format_args!("group at {offset:#x}");
+    if len < 24 || len > room {
+        return Err(Error::invalid(
+            FORMAT,
+            at,
+            offset,
+            format_args!(
+                "group size {size} is under 24 or runs past its group or file ({room} bytes left)"
+            ),
+        ));
+    }
+    if depth >= MAX_DEPTH {
+        return Err(Error::invalid(
+            FORMAT,
+            at,
+            offset,
+            format_args!("groups nest deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    Ok(len)
+}
+
 /// Splits a navmesh (or navmesh info map) record's data into subrecords.
 pub(crate) fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
     let mut cur = Cursor::new(FORMAT, body);
@@ -266,7 +397,7 @@ pub(crate) fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
 }
 
 /// Opens a `NAVM` or `NAVI` record's data. `budget` is what may still be inflated in this file.
-fn open_record<'a>(
+pub(crate) fn open_record<'a>(
     header: &RecordHeader,
     data: &'a [u8],
     data_offset: usize,
@@ -281,32 +412,21 @@ fn open_record<'a>(
         // deflate cannot shrink data more than about 1032:1; a larger claim is a lie.
         let plausible = stream.len().saturating_mul(1032).saturating_add(64);
         if expected > MAX_INFLATED_RECORD || expected > plausible || expected > *budget {
-            return Err(Error::new(
+            return Err(Error::invalid(
                 FORMAT,
                 "uncompressed size",
-                ErrorKind::Invalid {
-                    offset: 0,
-                    message: format!(
-                        "{declared} bytes from a {}-byte zlib stream is more than the crate \
-                         inflates (at most {MAX_INFLATED_RECORD} per record, {} left for this file)",
-                        stream.len(),
-                        *budget
-                    ),
-                },
-            )
-            .shifted(data_offset));
+                data_offset,
+                format_args!(
+                    "{declared} bytes from a {}-byte zlib stream is more than the crate \
+                     inflates (at most {MAX_INFLATED_RECORD} per record, {} left for this file)",
+                    stream.len(),
+                    *budget
+                ),
+            ));
         }
         *budget -= expected;
-        let inflated = inflate(stream, expected).map_err(|message| {
-            Error::new(
-                FORMAT,
-                "zlib stream",
-                ErrorKind::Invalid {
-                    offset: data_offset + 4,
-                    message,
-                },
-            )
-        })?;
+        let inflated = inflate(stream, expected)
+            .map_err(|message| Error::invalid(FORMAT, "zlib stream", data_offset + 4, message))?;
         Cow::Owned(inflated)
     } else {
         Cow::Borrowed(data)
@@ -365,19 +485,8 @@ fn read_record<'a>(
 impl<'a> PluginView<'a> {
     /// Walks a whole plugin.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        Cursor::new(FORMAT, bytes).magic(b"TES4", "header", "TES4")?;
         let mut cur = Cursor::new(FORMAT, bytes);
-        let magic = bytes.get(..4).unwrap_or(bytes);
-        if magic != b"TES4" {
-            return Err(Error::new(
-                FORMAT,
-                "header",
-                ErrorKind::BadMagic {
-                    offset: 0,
-                    found: magic.to_vec(),
-                    expected: "TES4",
-                },
-            ));
-        }
         let mut budget = MAX_INFLATED_TOTAL.max(bytes.len().saturating_mul(16));
         let header = read_record(&mut cur, bytes.len(), &mut budget)?;
         let mut nodes = Vec::new();
@@ -399,46 +508,10 @@ impl<'a> PluginView<'a> {
             }
             let limit = open.last().map_or(bytes.len(), |&(end, _)| end);
             let offset = cur.offset();
-            if limit.saturating_sub(offset) < 24 {
-                return Err(Error::new(
-                    FORMAT,
-                    format_args!("item at {offset:#x}"),
-                    ErrorKind::Truncated {
-                        offset,
-                        needed: 24,
-                        left: limit.saturating_sub(offset),
-                    },
-                )
-                .within(if open.is_empty() { "file" } else { "group" }));
-            }
+            check_item_room(offset, limit, open.len())?;
             if cur.rest().starts_with(b"GRUP") {
                 let h: &GroupHeader = cur.read(format_args!("group at {offset:#x}"))?;
-                let size = h.group_size.get();
-                let room = limit.saturating_sub(offset);
-                let len = usize::try_from(size).unwrap_or(usize::MAX);
-                if len < 24 || len > room {
-                    return Err(Error::new(
-                        FORMAT,
-                        format_args!("group at {offset:#x}"),
-                        ErrorKind::Invalid {
-                            offset,
-                            message: format!(
-                                "group size {size} is under 24 or runs past its group or file \
-                                 ({room} bytes left)"
-                            ),
-                        },
-                    ));
-                }
-                if open.len() >= MAX_DEPTH {
-                    return Err(Error::new(
-                        FORMAT,
-                        format_args!("group at {offset:#x}"),
-                        ErrorKind::Invalid {
-                            offset,
-                            message: format!("groups nest deeper than {MAX_DEPTH} levels"),
-                        },
-                    ));
-                }
+                let len = check_group(h, offset, limit, open.len())?;
                 open.push((offset + len, nodes.len()));
                 nodes.push(Node::Group(GroupView {
                     header: h,

@@ -16,8 +16,9 @@ use nav_core::{ByteWriter, Error, Result};
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::io::{self, Write};
 
-use super::model::{Compression, Group, Item, NavmeshBody, PluginFile, Record, RecordBody};
+use super::model::{Compression, Item, NavmeshBody, PluginFile, Record, RecordBody};
 use super::view::{Node, PluginView, RecordView, inflate};
 use super::{COMPRESSED, DEFAULT_LEVEL, FORMAT, MAX_DEPTH, deflate, detect_level};
 use super::{Signature, navi};
@@ -45,6 +46,37 @@ pub fn write_view(view: &PluginView<'_>) -> Vec<u8> {
     w.into_inner()
 }
 
+/// One subrecord's header: 6 bytes, or 16 in the `XXXX` large form (when `large` is set), for a
+/// payload of `len` bytes; the refusals of a header the format cannot hold.
+fn subrecord_header(
+    signature: Signature,
+    large: Option<u16>,
+    len: usize,
+    field: &dyn Fn() -> String,
+) -> Result<ByteWriter> {
+    if &signature.0 == b"XXXX" {
+        return Err(Error::unrepresentable(
+            FORMAT,
+            field(),
+            "XXXX is the large-subrecord marker, not a subrecord of its own (use `large`)",
+        ));
+    }
+    let mut w = ByteWriter::with_capacity(16);
+    match large {
+        Some(short) => {
+            let len: u32 = narrow(FORMAT, field(), len)?;
+            w.bytes(b"XXXX").u16(4).u32(len);
+            w.bytes(&signature.0).u16(short);
+        }
+        None => {
+            let len: u16 = narrow(FORMAT, field(), len)
+                .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
+            w.bytes(&signature.0).u16(len);
+        }
+    }
+    Ok(w)
+}
+
 /// Writes one subrecord: its header (in the `XXXX` large form when `large` is set) and payload.
 pub(crate) fn put_subrecord(
     w: &mut ByteWriter,
@@ -53,37 +85,34 @@ pub(crate) fn put_subrecord(
     data: &[u8],
     field: &dyn Fn() -> String,
 ) -> Result<()> {
-    if &signature.0 == b"XXXX" {
-        return Err(Error::unrepresentable(
-            FORMAT,
-            field(),
-            "XXXX is the large-subrecord marker, not a subrecord of its own (use `large`)",
-        ));
-    }
-    match large {
-        Some(short) => {
-            let len: u32 = narrow(FORMAT, field(), data.len())?;
-            w.bytes(b"XXXX").u16(4).u32(len);
-            w.bytes(&signature.0).u16(short);
-        }
-        None => {
-            let len: u16 = narrow(FORMAT, field(), data.len())
-                .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
-            w.bytes(&signature.0).u16(len);
-        }
-    }
-    w.bytes(data);
+    let header = subrecord_header(signature, large, data.len(), field)?;
+    w.bytes(header.as_slice()).bytes(data);
     Ok(())
+}
+
+/// A navmesh record's subrecords as the pieces they serialise to (header, payload, header, …),
+/// borrowed but for the headers; refuses what [`subrecord_bytes`] refuses.
+fn subrecord_parts(body: &NavmeshBody, form_id: u32) -> Result<Vec<(ByteWriter, &[u8])>> {
+    body.subrecords
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let field = || format!("NAVM record {form_id:08X} subrecords[{i}] {}", s.signature);
+            Ok((
+                subrecord_header(s.signature, s.large, s.data.len(), &field)?,
+                s.data.as_slice(),
+            ))
+        })
+        .collect()
 }
 
 /// The subrecords of a navmesh record, serialised (uncompressed).
 pub fn subrecord_bytes(body: &NavmeshBody, form_id: u32) -> Result<Vec<u8>> {
-    // Each header is 6 bytes, 16 in the large form.
-    let size = body.subrecords.iter().map(|s| s.data.len() + 16).sum();
+    let parts = subrecord_parts(body, form_id)?;
+    let size = parts.iter().map(|(h, d)| h.len() + d.len()).sum();
     let mut w = ByteWriter::with_capacity(size);
-    for (i, s) in body.subrecords.iter().enumerate() {
-        let field = || format!("NAVM record {form_id:08X} subrecords[{i}] {}", s.signature);
-        put_subrecord(&mut w, s.signature, s.large, &s.data, &field)?;
+    for (h, d) in &parts {
+        w.bytes(h.as_slice()).bytes(d);
     }
     Ok(w.into_inner())
 }
@@ -116,12 +145,6 @@ impl Fallback<'_> {
 struct Data<'a> {
     declared: Option<u32>,
     bytes: Cow<'a, [u8]>,
-}
-
-impl Data<'_> {
-    fn len(&self) -> usize {
-        self.bytes.len() + if self.declared.is_some() { 4 } else { 0 }
-    }
 }
 
 /// An opened record's stored data: `plain` (its subrecords) as `compression` says.
@@ -211,12 +234,31 @@ fn stored_data<'c>(
     })
 }
 
-fn put_record(
-    w: &mut ByteWriter,
-    r: &Record,
+/// What a record's data is written from.
+enum Body<'m> {
+    /// These bytes: a raw record's data, a stored stream, a recompressed one, a `NAVI`'s
+    /// subrecords.
+    Bytes(Cow<'m, [u8]>),
+    /// An uncompressed navmesh record's subrecords, written piece by piece.
+    Navmesh(&'m NavmeshBody),
+}
+
+/// One record, checked and sized, ready to be written.
+struct Prepared<'m> {
+    record: &'m Record,
+    /// The uncompressed size of compressed data.
+    declared: Option<u32>,
+    /// The data size in the record header (the declared size's 4 bytes included).
+    size: u32,
+    body: Body<'m>,
+}
+
+/// Checks and sizes one record: every refusal of the writer happens here, before any byte.
+fn prepare_record<'m>(
+    r: &'m Record,
     is_header: bool,
     fallback: &Fallback<'_>,
-) -> Result<()> {
+) -> Result<Prepared<'m>> {
     let field = || format!("{} record {:08X}", r.signature, r.form_id);
     if &r.signature.0 == b"GRUP" {
         return Err(Error::unrepresentable(
@@ -226,23 +268,49 @@ fn put_record(
         ));
     }
     let opened = (&r.signature.0 == b"NAVM" || &r.signature.0 == b"NAVI") && !is_header;
-    let data = match (&r.body, opened) {
-        (RecordBody::Raw(d), false) => Data {
-            declared: None,
-            bytes: Cow::Borrowed(d.as_slice()),
-        },
-        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => stored_data(
-            r,
-            subrecord_bytes(body, r.form_id)?,
-            &body.compression,
-            fallback,
-        )?,
-        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => stored_data(
-            r,
-            navi::subrecord_bytes(body, r.form_id)?,
-            &body.compression,
-            fallback,
-        )?,
+    let flagged = r.flags & COMPRESSED != 0;
+    let (declared, body) = match (&r.body, opened) {
+        (RecordBody::Raw(d), false) => (None, Body::Bytes(Cow::Borrowed(d.as_slice()))),
+        (RecordBody::Navmesh(body), true) if &r.signature.0 == b"NAVM" => {
+            let parts = subrecord_parts(body, r.form_id)?;
+            let plain_len: usize = parts.iter().map(|(h, d)| h.len() + d.len()).sum();
+            let pieces = || parts.iter().flat_map(|(h, d)| [h.as_slice(), *d]);
+            match &body.compression {
+                // Uncompressed: written piece by piece, never joined.
+                Compression::None if !(flagged && plain_len > 0) => {
+                    let size = narrow(FORMAT, format_args!("{} data size", field()), plain_len)?;
+                    return Ok(Prepared {
+                        record: r,
+                        declared: None,
+                        size,
+                        body: Body::Navmesh(body),
+                    });
+                }
+                // Unchanged since the read: the stored stream, no copy of the subrecords.
+                Compression::Stored(stored) if flagged && stored.holds_parts(pieces()) => (
+                    Some(narrow(FORMAT, field(), plain_len)?),
+                    Body::Bytes(Cow::Borrowed(stored.stream())),
+                ),
+                compression => {
+                    let data = stored_data(
+                        r,
+                        pieces().collect::<Vec<_>>().concat(),
+                        compression,
+                        fallback,
+                    )?;
+                    (data.declared, Body::Bytes(data.bytes))
+                }
+            }
+        }
+        (RecordBody::NavigationInfo(body), true) if &r.signature.0 == b"NAVI" => {
+            let data = stored_data(
+                r,
+                navi::subrecord_bytes(body, r.form_id)?,
+                &body.compression,
+                fallback,
+            )?;
+            (data.declared, Body::Bytes(data.bytes))
+        }
         (RecordBody::Raw(_), true) => {
             return Err(Error::unrepresentable(
                 FORMAT,
@@ -260,68 +328,67 @@ fn put_record(
             ));
         }
     };
-    let size: u32 = narrow(FORMAT, format_args!("{} data size", field()), data.len())?;
-    w.bytes(&r.signature.0)
-        .u32(size)
-        .u32(r.flags)
-        .u32(r.form_id)
-        .u16(r.timestamp)
-        .u16(r.version_control)
-        .u16(r.form_version)
-        .u16(r.version_control_2);
-    if let Some(declared) = data.declared {
-        w.u32(declared);
-    }
-    w.bytes(&data.bytes);
-    Ok(())
+    let len = match &body {
+        Body::Bytes(b) => b.len(),
+        Body::Navmesh(_) => 0,
+    } + if declared.is_some() { 4 } else { 0 };
+    let size = narrow(FORMAT, format_args!("{} data size", field()), len)?;
+    Ok(Prepared {
+        record: r,
+        declared,
+        size,
+        body,
+    })
 }
 
-fn put_items(
-    w: &mut ByteWriter,
-    items: &[Item],
+/// A whole model, checked and sized: its records in file order and its groups' sizes in
+/// pre-order (a group before what it holds).
+struct Plan<'m> {
+    records: Vec<Prepared<'m>>,
+    groups: Vec<u32>,
+    total: usize,
+}
+
+/// Prepares `items` into `plan`; returns the bytes they take.
+fn plan_items<'m>(
+    plan: &mut Plan<'m>,
+    items: &'m [Item],
     depth: usize,
     fallback: &Fallback<'_>,
-) -> Result<()> {
+) -> Result<usize> {
+    let mut total = 0usize;
     for item in items {
         match item {
-            Item::Record(r) => put_record(w, r, false, fallback)?,
-            Item::Group(g) => put_group(w, g, depth, fallback)?,
+            Item::Record(r) => {
+                let p = prepare_record(r, false, fallback)?;
+                total = total.saturating_add(24 + usize::try_from(p.size).unwrap_or(usize::MAX));
+                plan.records.push(p);
+            }
+            Item::Group(g) => {
+                let at = || format!("group {:08X} type {}", g.label, g.group_type);
+                if depth >= MAX_DEPTH {
+                    return Err(Error::unrepresentable(
+                        FORMAT,
+                        at(),
+                        format!("groups nest deeper than {MAX_DEPTH} levels"),
+                    ));
+                }
+                let slot = plan.groups.len();
+                plan.groups.push(0);
+                let size = plan_items(plan, &g.items, depth + 1, fallback)?.saturating_add(24);
+                let size32: u32 = narrow(FORMAT, format_args!("{} size", at()), size)?;
+                if let Some(s) = plan.groups.get_mut(slot) {
+                    *s = size32;
+                }
+                total = total.saturating_add(size);
+            }
         }
     }
-    Ok(())
+    Ok(total)
 }
 
-fn put_group(w: &mut ByteWriter, g: &Group, depth: usize, fallback: &Fallback<'_>) -> Result<()> {
-    if depth >= MAX_DEPTH {
-        return Err(Error::unrepresentable(
-            FORMAT,
-            format_args!("group {:08X} type {}", g.label, g.group_type),
-            format!("groups nest deeper than {MAX_DEPTH} levels"),
-        ));
-    }
-    let start = w.len();
-    w.bytes(b"GRUP")
-        .u32(0) // the size, filled in below
-        .u32(g.label)
-        .i32(g.group_type)
-        .u16(g.timestamp)
-        .u16(g.version_control)
-        .u32(g.unknown);
-    put_items(w, &g.items, depth + 1, fallback)?;
-    let size: u32 = narrow(
-        FORMAT,
-        format_args!("group {:08X} type {} size", g.label, g.group_type),
-        w.len() - start,
-    )?;
-    if let Some(slot) = w.as_mut_slice().get_mut(start + 4..start + 8) {
-        slot.copy_from_slice(&size.to_le_bytes());
-    }
-    Ok(())
-}
-
-/// Writes a model.
-pub fn write(model: &PluginFile) -> Result<Vec<u8>> {
-    let mut w = ByteWriter::new();
+/// Checks and sizes a whole model, before any byte is written.
+fn plan(model: &PluginFile) -> Result<Plan<'_>> {
     if &model.header.signature.0 != b"TES4" {
         return Err(Error::unrepresentable(
             FORMAT,
@@ -336,7 +403,103 @@ pub fn write(model: &PluginFile) -> Result<Vec<u8>> {
         model,
         level: OnceCell::new(),
     };
-    put_record(&mut w, &model.header, true, &fallback)?;
-    put_items(&mut w, &model.items, 0, &fallback)?;
-    Ok(w.into_inner())
+    let header = prepare_record(&model.header, true, &fallback)?;
+    let mut plan = Plan {
+        total: 24 + usize::try_from(header.size).unwrap_or(usize::MAX),
+        records: vec![header],
+        groups: Vec::new(),
+    };
+    let items = plan_items(&mut plan, &model.items, 0, &fallback)?;
+    plan.total = plan.total.saturating_add(items);
+    Ok(plan)
+}
+
+fn emit_record(out: &mut dyn Write, p: &Prepared<'_>) -> io::Result<()> {
+    let r = p.record;
+    let mut h = ByteWriter::with_capacity(28);
+    h.bytes(&r.signature.0)
+        .u32(p.size)
+        .u32(r.flags)
+        .u32(r.form_id)
+        .u16(r.timestamp)
+        .u16(r.version_control)
+        .u16(r.form_version)
+        .u16(r.version_control_2);
+    if let Some(declared) = p.declared {
+        h.u32(declared);
+    }
+    out.write_all(h.as_slice())?;
+    match &p.body {
+        Body::Bytes(b) => out.write_all(b),
+        Body::Navmesh(body) => {
+            // Checked when planned, so this cannot refuse now.
+            let parts = subrecord_parts(body, r.form_id).map_err(nav_core::error::refusal)?;
+            for (h, d) in &parts {
+                out.write_all(h.as_slice())?;
+                out.write_all(d)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Writes `items` as planned; `records` and `groups` are the plan's, from the position of the
+/// first of `items`.
+fn emit_items<'p, 'm: 'p>(
+    out: &mut dyn Write,
+    items: &[Item],
+    records: &mut core::slice::Iter<'p, Prepared<'m>>,
+    groups: &mut core::slice::Iter<'p, u32>,
+) -> io::Result<()> {
+    let lost = || nav_core::error::refusal(Error::unrepresentable(FORMAT, "plan", "out of step"));
+    for item in items {
+        match item {
+            Item::Record(_) => emit_record(out, records.next().ok_or_else(lost)?)?,
+            Item::Group(g) => {
+                let size = *groups.next().ok_or_else(lost)?;
+                let mut h = ByteWriter::with_capacity(24);
+                h.bytes(b"GRUP")
+                    .u32(size)
+                    .u32(g.label)
+                    .i32(g.group_type)
+                    .u16(g.timestamp)
+                    .u16(g.version_control)
+                    .u32(g.unknown);
+                out.write_all(h.as_slice())?;
+                emit_items(out, &g.items, records, groups)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn emit(out: &mut dyn Write, model: &PluginFile, plan: &Plan<'_>) -> io::Result<()> {
+    let mut records = plan.records.iter();
+    let mut groups = plan.groups.iter();
+    if let Some(header) = records.next() {
+        emit_record(out, header)?;
+    }
+    emit_items(out, &model.items, &mut records, &mut groups)
+}
+
+/// Writes a model.
+pub fn write(model: &PluginFile) -> Result<Vec<u8>> {
+    let plan = plan(model)?;
+    let mut out = Vec::with_capacity(plan.total);
+    emit(&mut out, model, &plan).map_err(|e| {
+        match e.into_inner().map(|e| e.downcast::<Error>()) {
+            Some(Ok(e)) => *e,
+            // A Vec takes every byte; only a refusal comes back.
+            _ => Error::unrepresentable(FORMAT, "plugin", "the writer failed"),
+        }
+    })?;
+    Ok(out)
+}
+
+/// Streams a model to `out`: every refusal comes before the first byte (a
+/// [`nav_core::error::refusal`]); each group's size is known before its contents, so records
+/// go straight to `out`, stored streams and subrecords without a copy.
+pub fn write_to(model: &PluginFile, out: &mut dyn Write) -> io::Result<()> {
+    let plan = plan(model).map_err(nav_core::error::refusal)?;
+    emit(out, model, &plan)
 }

@@ -88,32 +88,91 @@ impl NavmeshInfoTail {
 #[derive(Debug, Clone, PartialEq)]
 pub struct IslandView<'a> {
     /// The stored non-zero has-island byte (1 in every known file).
-    pub marker: u8,
+    pub(crate) marker: u8,
     /// The bounds of the island's navmesh.
-    pub bounds: &'a IslandBounds,
+    pub(crate) bounds: &'a IslandBounds,
     /// Triangles of the summary mesh (vertex indices).
-    pub triangles: &'a [[U16; 3]],
+    pub(crate) triangles: &'a [[U16; 3]],
     /// Vertices of the summary mesh.
-    pub vertices: &'a [[F32; 3]],
+    pub(crate) vertices: &'a [[F32; 3]],
+}
+
+impl<'a> IslandView<'a> {
+    /// The stored non-zero has-island byte (1 in every known file).
+    pub fn marker(&self) -> u8 {
+        self.marker
+    }
+
+    /// The bounds of the island's navmesh.
+    pub fn bounds(&self) -> &'a IslandBounds {
+        self.bounds
+    }
+
+    /// Triangles of the summary mesh (vertex indices).
+    pub fn triangles(&self) -> &'a [[U16; 3]] {
+        self.triangles
+    }
+
+    /// Vertices of the summary mesh.
+    pub fn vertices(&self) -> &'a [[F32; 3]] {
+        self.vertices
+    }
 }
 
 /// One `NVMI` entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NavmeshInfoView<'a> {
     /// Navmesh, flags, centre and the unknown float.
-    pub head: &'a NavmeshInfoHead,
+    pub(crate) head: &'a NavmeshInfoHead,
     /// Navmeshes this one has edge links to.
-    pub edge_links: &'a [U32],
+    pub(crate) edge_links: &'a [U32],
     /// Navmeshes this one has preferred edge links to.
-    pub preferred_edge_links: &'a [U32],
+    pub(crate) preferred_edge_links: &'a [U32],
     /// Door links.
-    pub doors: &'a [DoorLinkRaw],
+    pub(crate) doors: &'a [DoorLinkRaw],
     /// The island data, present when the has-island byte is not 0.
-    pub island: Option<IslandView<'a>>,
+    pub(crate) island: Option<IslandView<'a>>,
     /// Pathing-cell CRC and parent.
-    pub tail: &'a NavmeshInfoTail,
+    pub(crate) tail: &'a NavmeshInfoTail,
     /// Bytes after the parent (none in any known file), kept.
-    pub trailing: &'a [u8],
+    pub(crate) trailing: &'a [u8],
+}
+
+impl<'a> NavmeshInfoView<'a> {
+    /// Navmesh, flags, centre and the unknown float.
+    pub fn head(&self) -> &'a NavmeshInfoHead {
+        self.head
+    }
+
+    /// Navmeshes this one has edge links to.
+    pub fn edge_links(&self) -> &'a [U32] {
+        self.edge_links
+    }
+
+    /// Navmeshes this one has preferred edge links to.
+    pub fn preferred_edge_links(&self) -> &'a [U32] {
+        self.preferred_edge_links
+    }
+
+    /// Door links.
+    pub fn doors(&self) -> &'a [DoorLinkRaw] {
+        self.doors
+    }
+
+    /// The island data, present when the has-island byte is not 0.
+    pub fn island(&self) -> Option<&IslandView<'a>> {
+        self.island.as_ref()
+    }
+
+    /// Pathing-cell CRC and parent.
+    pub fn tail(&self) -> &'a NavmeshInfoTail {
+        self.tail
+    }
+
+    /// Bytes after the parent (none in any known file), kept.
+    pub fn trailing(&self) -> &'a [u8] {
+        self.trailing
+    }
 }
 
 fn form_ids<'a>(cur: &mut Cursor<'a>, what: &str) -> Result<&'a [U32]> {
@@ -181,11 +240,28 @@ pub struct RoadMarkerRaw {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PreferredPathingView<'a> {
     /// The paths, each a list of navmesh FormIDs (row-major, N × N for N nodes).
-    pub paths: Vec<&'a [U32]>,
+    pub(crate) paths: Vec<&'a [U32]>,
     /// The road-marker nodes.
-    pub nodes: &'a [RoadMarkerRaw],
+    pub(crate) nodes: &'a [RoadMarkerRaw],
     /// Bytes after the nodes (none in any known file), kept.
-    pub trailing: &'a [u8],
+    pub(crate) trailing: &'a [u8],
+}
+
+impl<'a> PreferredPathingView<'a> {
+    /// The paths, each a list of navmesh FormIDs (row-major, N × N for N nodes).
+    pub fn paths(&self) -> &[&'a [U32]] {
+        &self.paths
+    }
+
+    /// The road-marker nodes.
+    pub fn nodes(&self) -> &'a [RoadMarkerRaw] {
+        self.nodes
+    }
+
+    /// Bytes after the nodes (none in any known file), kept.
+    pub fn trailing(&self) -> &'a [u8] {
+        self.trailing
+    }
 }
 
 impl<'a> PreferredPathingView<'a> {
@@ -194,19 +270,7 @@ impl<'a> PreferredPathingView<'a> {
         let mut cur = Cursor::new(FORMAT, data);
         let count = cur.u32("path count")?;
         // Every path takes at least its 4-byte count.
-        let n = usize::try_from(count).unwrap_or(usize::MAX);
-        if n > cur.remaining() / 4 {
-            let (offset, left) = (cur.offset(), cur.remaining());
-            return Err(cur.fail(
-                "paths",
-                nav_core::ErrorKind::CountTooLarge {
-                    count: u64::from(count),
-                    record_size: 4,
-                    offset,
-                    left,
-                },
-            ));
-        }
+        let n = cur.count(count, 4, "paths")?;
         let mut paths = Vec::with_capacity(n);
         for i in 0..n {
             paths.push(form_ids(&mut cur, &format!("paths[{i}]"))?);
@@ -243,15 +307,42 @@ pub enum NaviFieldView<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct NaviSubrecordView<'a> {
     /// Subrecord type.
-    pub signature: Signature,
+    pub(crate) signature: Signature,
     /// Offset of the payload in the record's (inflated) data.
-    pub offset: usize,
+    pub(crate) offset: usize,
     /// The payload.
-    pub data: &'a [u8],
+    pub(crate) data: &'a [u8],
     /// `Some(size field)` when an `XXXX` subrecord gave the real size.
-    pub large: Option<u16>,
+    pub(crate) large: Option<u16>,
     /// What the payload holds.
-    pub field: NaviFieldView<'a>,
+    pub(crate) field: NaviFieldView<'a>,
+}
+
+impl<'a> NaviSubrecordView<'a> {
+    /// Subrecord type.
+    pub fn signature(&self) -> Signature {
+        self.signature
+    }
+
+    /// Offset of the payload in the record's (inflated) data.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The payload.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// `Some(size field)` when an `XXXX` subrecord gave the real size.
+    pub fn large(&self) -> Option<u16> {
+        self.large
+    }
+
+    /// What the payload holds.
+    pub fn field(&self) -> &NaviFieldView<'a> {
+        &self.field
+    }
 }
 
 /// Reads one payload as what its signature names; `None` for an unknown signature.
@@ -282,7 +373,14 @@ pub(crate) fn read_field<'a>(sig: &[u8; 4], data: &'a [u8]) -> Option<Result<Nav
 #[derive(Debug, Clone, PartialEq)]
 pub struct NaviView<'a> {
     /// The subrecords, in order.
-    pub subrecords: Vec<NaviSubrecordView<'a>>,
+    pub(crate) subrecords: Vec<NaviSubrecordView<'a>>,
+}
+
+impl<'a> NaviView<'a> {
+    /// The subrecords, in order.
+    pub fn subrecords(&self) -> &[NaviSubrecordView<'a>] {
+        &self.subrecords
+    }
 }
 
 impl<'a> NaviView<'a> {
