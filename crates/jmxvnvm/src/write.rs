@@ -13,7 +13,7 @@ use nav_core::error::{refusal, refused};
 use nav_core::scalar::{F32, I16, I32, U16, U32};
 use nav_core::write::narrow;
 use nav_core::zerocopy::{Immutable, IntoBytes};
-use nav_core::{ByteWriter, Error, RawF32, Result};
+use nav_core::{ByteWriter, Error, Result};
 
 use crate::model::{
     HEIGHT_COUNT, NavMeshTerrain, PLANE_COUNT, TILE_COUNT, TILES_PER_SIDE, TileMap,
@@ -87,8 +87,7 @@ impl Plan {
     }
 
     /// Writes the whole file, record by record.
-    fn emit(&self, model: &NavMeshTerrain, out: &mut dyn io::Write) -> io::Result<()> {
-        let mut w = Records::new(out);
+    fn emit(&self, model: &NavMeshTerrain, w: &mut Records<'_>) -> io::Result<()> {
         w.bytes(SIGNATURE)?;
         w.put(&U16::new(self.objects))?;
         for (i, o) in model.objects.iter().enumerate() {
@@ -104,13 +103,11 @@ impl Plan {
                 region_id: U16::new(o.region_id),
                 linked_edge_count: U16::new(linked_edge_count(model, i).map_err(refusal)?),
             })?;
-            for l in &o.linked_edges {
-                w.put(&LinkedEdgeRecord {
-                    other_object_index: I16::new(l.other_object_index),
-                    other_edge_index: I16::new(l.other_edge_index),
-                    edge_index: I16::new(l.edge_index),
-                })?;
-            }
+            w.records(&o.linked_edges, |l| LinkedEdgeRecord {
+                other_object_index: I16::new(l.other_object_index),
+                other_edge_index: I16::new(l.other_edge_index),
+                edge_index: I16::new(l.edge_index),
+            })?;
         }
 
         w.put(&U32::new(self.cells))?;
@@ -121,55 +118,41 @@ impl Plan {
                 max: c.max.map(F32::from),
                 object_count: object_count(model, i).map_err(refusal)?,
             })?;
-            for &o in &c.object_indices {
-                w.put(&U16::new(o))?;
-            }
+            w.records(&c.object_indices, |&o| U16::new(o))?;
         }
 
         w.put(&U32::new(self.global_edges))?;
-        for e in &model.global_edges {
-            w.put(&EdgeGlobalRecord {
-                min: e.min.map(F32::from),
-                max: e.max.map(F32::from),
-                flags: e.flags,
-                assoc_direction: e.assoc_direction.map(|d| d.to_le_bytes()[0]),
-                assoc_cell_index: e.assoc_cell_index.map(I16::new),
-                assoc_region_id: e.assoc_region_id.map(U16::new),
-            })?;
-        }
+        w.records(&model.global_edges, |e| EdgeGlobalRecord {
+            min: e.min.map(F32::from),
+            max: e.max.map(F32::from),
+            flags: e.flags,
+            assoc_direction: e.assoc_direction.map(|d| d.to_le_bytes()[0]),
+            assoc_cell_index: e.assoc_cell_index.map(I16::new),
+            assoc_region_id: e.assoc_region_id.map(U16::new),
+        })?;
         w.put(&U32::new(self.internal_edges))?;
-        for e in &model.internal_edges {
-            w.put(&EdgeInternalRecord {
-                min: e.min.map(F32::from),
-                max: e.max.map(F32::from),
-                flags: e.flags,
-                assoc_direction: e.assoc_direction.map(|d| d.to_le_bytes()[0]),
-                assoc_cell_index: e.assoc_cell_index.map(I16::new),
-            })?;
-        }
+        w.records(&model.internal_edges, |e| EdgeInternalRecord {
+            min: e.min.map(F32::from),
+            max: e.max.map(F32::from),
+            flags: e.flags,
+            assoc_direction: e.assoc_direction.map(|d| d.to_le_bytes()[0]),
+            assoc_cell_index: e.assoc_cell_index.map(I16::new),
+        })?;
 
         match &model.tile_map {
-            TileMap::Modern(tiles) => {
-                for t in tiles {
-                    w.put(&TileRecord {
-                        cell_index: I32::new(t.cell_index),
-                        flags: U16::new(t.flags),
-                        texture_id: U16::new(t.texture_id),
-                    })?;
-                }
-            }
-            TileMap::Legacy(tiles) => {
-                for &t in tiles {
-                    w.put(&U32::new(t))?;
-                }
-            }
+            TileMap::Modern(tiles) => w.records(tiles, |t| TileRecord {
+                cell_index: I32::new(t.cell_index),
+                flags: U16::new(t.flags),
+                texture_id: U16::new(t.texture_id),
+            })?,
+            TileMap::Legacy(tiles) => w.records(tiles, |&t| U32::new(t))?,
         }
-        w.floats(&model.height_map)?;
+        w.records(&model.height_map, |&h| F32::from(h))?;
         if let Some(p) = &model.planes {
             w.bytes(&p.types)?;
-            w.floats(&p.heights)?;
+            w.records(&p.heights, |&h| F32::from(h))?;
         }
-        w.finish()
+        Ok(())
     }
 }
 
@@ -185,46 +168,67 @@ fn object_count(model: &NavMeshTerrain, i: usize) -> Result<u8> {
     narrow(FORMAT, format_args!("cells[{i}] object count"), n)
 }
 
-/// How many bytes [`Records`] gathers before it hands them to the output.
+/// How many bytes [`Records`] gathers before it hands them to an output.
 const CHUNK: usize = 64 << 10;
 
-/// Whole records gathered into a buffer and handed to the output a chunk at a time, so that an
+/// Whole records converted straight into a byte buffer: the file itself for [`write`], or a
+/// chunk handed to the output of [`write_to`] whenever 64 KiB have gathered, so that an
 /// unbuffered output sees few large writes.
 struct Records<'o> {
-    out: &'o mut dyn io::Write,
+    out: Option<&'o mut dyn io::Write>,
     buf: Vec<u8>,
 }
 
-impl<'o> Records<'o> {
-    fn new(out: &'o mut dyn io::Write) -> Self {
-        Records {
-            out,
-            buf: Vec::with_capacity(CHUNK),
+impl Records<'_> {
+    /// Hands the buffer to the output once a chunk has gathered (never without an output).
+    fn spill(&mut self) -> io::Result<()> {
+        if let Some(out) = &mut self.out
+            && self.buf.len() >= CHUNK
+        {
+            out.write_all(&self.buf)?;
+            self.buf.clear();
         }
+        Ok(())
     }
 
     fn bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.buf.extend_from_slice(bytes);
-        if self.buf.len() >= CHUNK {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
+        self.spill()
     }
 
     fn put<R: IntoBytes + Immutable>(&mut self, record: &R) -> io::Result<()> {
         self.bytes(record.as_bytes())
     }
 
-    fn floats(&mut self, values: &[RawF32]) -> io::Result<()> {
-        for &v in values {
-            self.put(&F32::from(v))?;
+    /// One record per item, made by `record`, converted in place a chunk at a time.
+    fn records<T, R: IntoBytes + Immutable>(
+        &mut self,
+        items: &[T],
+        record: impl Fn(&T) -> R,
+    ) -> io::Result<()> {
+        let size = size_of::<R>();
+        if size == 0 {
+            return Ok(());
+        }
+        for chunk in items.chunks((CHUNK / size).max(1)) {
+            let start = self.buf.len();
+            self.buf
+                .resize(start.saturating_add(chunk.len().saturating_mul(size)), 0);
+            let fresh = self.buf.get_mut(start..).unwrap_or_default();
+            for (out, item) in fresh.chunks_exact_mut(size).zip(chunk) {
+                out.copy_from_slice(record(item).as_bytes());
+            }
+            self.spill()?;
         }
         Ok(())
     }
 
-    fn finish(self) -> io::Result<()> {
-        self.out.write_all(&self.buf)
+    /// Hands what is left to the output.
+    fn finish(mut self) -> io::Result<()> {
+        match &mut self.out {
+            Some(out) => out.write_all(&self.buf),
+            None => Ok(()),
+        }
     }
 }
 
@@ -233,22 +237,30 @@ impl<'o> Records<'o> {
 pub fn write(model: &NavMeshTerrain) -> Result<Vec<u8>> {
     let plan = Plan::new(model)?;
     let size = model.encoded_len();
-    let mut bytes = Vec::with_capacity(size);
-    plan.emit(model, &mut bytes)
-        .map_err(|e| match refused(&e) {
-            Some(refusal) => refusal.clone(),
-            // Writing into a `Vec` does not fail otherwise.
-            None => Error::unrepresentable(FORMAT, "output", e),
-        })?;
-    debug_assert_eq!(bytes.len(), size);
-    Ok(bytes)
+    let mut w = Records {
+        out: None,
+        buf: Vec::with_capacity(size),
+    };
+    plan.emit(model, &mut w).map_err(|e| match refused(&e) {
+        Some(refusal) => refusal.clone(),
+        // Without an output, nothing else can fail.
+        None => Error::unrepresentable(FORMAT, "output", e),
+    })?;
+    debug_assert_eq!(w.buf.len(), size);
+    Ok(w.buf)
 }
 
 /// Streams a model to `out`: the bytes of [`write`], record by record. What `write` refuses is
 /// refused ([`std::io::ErrorKind::InvalidData`] carrying the [`nav_core::Error`]) before anything
 /// is written.
 pub fn write_to(model: &NavMeshTerrain, out: &mut dyn io::Write) -> io::Result<()> {
-    Plan::new(model).map_err(refusal)?.emit(model, out)
+    let plan = Plan::new(model).map_err(refusal)?;
+    let mut w = Records {
+        out: Some(out),
+        buf: Vec::with_capacity(CHUNK.min(model.encoded_len())),
+    };
+    plan.emit(model, &mut w)?;
+    w.finish()
 }
 
 /// Serialises straight from a view, record by record (no model in between).
