@@ -54,11 +54,17 @@ pub trait Format {
 
     /// [`Format::write`] into `out`, replacing its contents: a caller that holds a buffer it no
     /// longer needs (the input of a rewrite) lets the writer reuse its memory instead of taking
-    /// fresh pages. On error `out` holds unspecified bytes. The default writes a new buffer and
-    /// moves it into `out`; formats override it to fill `out` in place.
+    /// fresh pages. On error `out` holds unspecified bytes. The default empties `out` and
+    /// streams into it with [`Format::write_to`], so a format whose `write_to` streams fills
+    /// the buffer in place.
     fn write_into(&self, model: &Self::Model, out: &mut Vec<u8>) -> Result<()> {
-        *out = self.write(model)?;
-        Ok(())
+        out.clear();
+        self.write_to(model, out)
+            .map_err(|e| match crate::error::refused(&e) {
+                Some(refusal) => refusal.clone(),
+                // A `Vec` takes every byte: only a refusal can end the stream early.
+                None => crate::Error::unrepresentable(self.name(), "write_to", e),
+            })
     }
 
     /// [`Format::write`] streamed to `out`: records go to the writer as they are laid out, so

@@ -32,7 +32,7 @@ pub enum RoundtripError {
         "{stage} output differs from the input at offset {offset:#x} (input {expected_len} bytes, output {actual_len})"
     )]
     Differs {
-        /// Which writer: `write_view`, `write` or `write_to`.
+        /// Which writer: `write_view`, `write`, `write_to` or `write_into`.
         stage: &'static str,
         /// First differing offset.
         offset: usize,
@@ -109,6 +109,12 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     let mut streamed = Vec::with_capacity(bytes.len());
     stream(format, &model, &mut streamed)?;
     compare("write_to", bytes, &streamed)?;
+    // `write_into` replaces whatever the buffer held.
+    streamed.truncate(bytes.len() / 2);
+    format
+        .write_into(&model, &mut streamed)
+        .map_err(RoundtripError::Write)?;
+    compare("write_into", bytes, &streamed)?;
     let again = format.read(&written).map_err(RoundtripError::Reparse)?;
     if again != model {
         return Err(RoundtripError::ModelDiffers);

@@ -69,8 +69,30 @@ impl Coverage {
         len: usize,
         field: impl fmt::Display,
     ) -> Result<()> {
-        let end = start.checked_add(len).filter(|e| *e <= self.len);
-        let Some(end) = end else {
+        // The quick mode's common case: in range, following the last range or starting a new one.
+        if self.exact.is_none() {
+            if let Some(end) = start.checked_add(len).filter(|e| *e <= self.len) {
+                if len == 0 {
+                    return Ok(());
+                }
+                self.claimed = self.claimed.saturating_add(len);
+                if self.claimed > self.len {
+                    return Err(overlap(field, start));
+                }
+                match self.ranges.last_mut() {
+                    Some(last) if last.1 == start => last.1 = end,
+                    _ => self.ranges.push((start, end)),
+                }
+                return Ok(());
+            }
+        }
+        self.mark_slow(start, len, field)
+    }
+
+    /// [`Coverage::mark`] out of range, or in the exact mode.
+    #[inline(never)]
+    fn mark_slow(&mut self, start: usize, len: usize, field: impl fmt::Display) -> Result<()> {
+        let Some(end) = start.checked_add(len).filter(|e| *e <= self.len) else {
             return Err(Error::new(
                 FORMAT,
                 field,
@@ -81,21 +103,11 @@ impl Coverage {
                 },
             ));
         };
-        if let Some(exact) = &mut self.exact {
-            return exact.mark(start, len, field);
+        match &mut self.exact {
+            Some(exact) => exact.mark(start, end - start, field),
+            // In range: only the exact mode comes here.
+            None => Ok(()),
         }
-        if len == 0 {
-            return Ok(());
-        }
-        self.claimed = self.claimed.saturating_add(len);
-        if self.claimed > self.len {
-            return Err(overlap(field, start));
-        }
-        match self.ranges.last_mut() {
-            Some(last) if last.1 == start => last.1 = end,
-            _ => self.ranges.push((start, end)),
-        }
-        Ok(())
     }
 
     /// Runs of non-zero bytes that no record claimed: (offset, bytes). In the quick mode, the

@@ -70,7 +70,6 @@ pub use view::{
     MeshDataView, Nav2View, NavigationGraphLinkBlock, NavigationGraphView, NavmeshChunkView,
     SearchSpaceView, SegmentChunkView, SegmentGraphLinkBlock, SegmentGraphView,
 };
-#[allow(deprecated)]
 pub use write::write;
 
 /// Parses and copies into the owned model in one step.
@@ -119,6 +118,11 @@ impl Format for Nav2 {
 
     fn write(&self, model: &Nav2File) -> Result<Vec<u8>> {
         model.write()
+    }
+
+    /// Streams section by section, refusing before the first byte: see [`write::stream`].
+    fn write_to(&self, model: &Nav2File, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write::stream(model, out)
     }
 
     fn validate(&self, model: &Nav2File) -> Vec<Finding> {

@@ -281,24 +281,90 @@ fn an_obj2nav2_file_with_an_added_node_gets_the_game_layout() {
     }
 }
 
+/// Records every `write` call it gets; fails the call numbered `fail_at`, if any.
+#[derive(Default)]
+struct Calls {
+    bytes: Vec<u8>,
+    calls: usize,
+    fail_at: Option<usize>,
+}
+
+impl std::io::Write for Calls {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if Some(self.calls) == self.fail_at {
+            return Err(std::io::Error::other("disk full"));
+        }
+        self.calls += 1;
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[test]
-fn write_to_gives_the_same_bytes_in_one_write() {
+fn write_to_streams_the_same_bytes_section_by_section() {
+    for (name, m) in common::samples() {
+        let mut out = Calls::default();
+        m.write_to(&mut out).unwrap();
+        let whole = m.write().unwrap();
+        assert_eq!(out.bytes, whole, "{name}");
+        // Through the Format trait too.
+        let mut via_trait = Vec::new();
+        Nav2.write_to(&m, &mut via_trait).unwrap();
+        assert_eq!(via_trait, whole, "{name}");
+        // One call per section at least: header with descriptors, then four chunks a data chunk.
+        if !m.data_chunks.is_empty() {
+            assert!(
+                out.calls > 4 * m.data_chunks.len(),
+                "{name}: {} calls",
+                out.calls
+            );
+        }
+        assert_eq!(
+            Nav2File::from_view(&Nav2View::parse(&out.bytes).unwrap()),
+            m
+        );
+    }
+}
+
+#[test]
+fn write_to_refuses_before_writing_and_passes_io_errors_on() {
     let m = common::square();
-    let mut out = Vec::new();
-    m.write_to(&mut out).unwrap();
-    assert_eq!(out, m.write().unwrap());
-    assert_eq!(Nav2File::from_view(&Nav2View::parse(&out).unwrap()), m);
-    // A model the format cannot hold: InvalidData, with the field named inside.
+    // A model the format cannot hold, in the last chunk written: InvalidData, with the field
+    // named inside, and not one byte written before.
+    let mut bad = m.clone();
+    let last = bad.data_chunks.len() - 1;
+    bad.data_chunks[last].segment_graph.nodes[0].unknown = 0x10;
+    assert!(bad.write().is_err());
+    let mut out = Calls::default();
+    let e = bad.write_to(&mut out).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+    let inner = nav_core::error::refused(&e).unwrap();
+    assert!(inner.to_string().contains("Unknown"), "{inner}");
+    assert!(
+        out.bytes.is_empty() && out.calls == 0,
+        "{} bytes",
+        out.bytes.len()
+    );
     let mut bad = m.clone();
     bad.data_chunks[0].navigation_graph.nodes[0].segment_index = 0x1000;
-    let e = bad.write_to(&mut Vec::new()).unwrap_err();
-    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
-    let inner = e
-        .get_ref()
-        .unwrap()
-        .downcast_ref::<nav_core::Error>()
-        .unwrap();
-    assert!(inner.to_string().contains("SegmentIndex"), "{inner}");
+    let e = bad.write_to(&mut Calls::default()).unwrap_err();
+    assert!(
+        nav_core::error::refused(&e)
+            .unwrap()
+            .to_string()
+            .contains("SegmentIndex")
+    );
+    // The destination's own error comes back as it is, not as a refusal.
+    let mut failing = Calls {
+        fail_at: Some(1),
+        ..Calls::default()
+    };
+    let e = m.write_to(&mut failing).unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::Other);
+    assert!(nav_core::error::refused(&e).is_none());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! the file's layout is the game's (`stored: None`) or must be kept.
 
 use super::*;
-use crate::records::PositionRecord;
+use crate::records::*;
 use crate::view::Nav2View;
 
 impl Nav2File {
@@ -12,7 +12,6 @@ impl Nav2File {
         let h = view.header();
         let pos = |p: &PositionRecord| p.get();
         let mut data_chunks = Vec::with_capacity(view.data_chunks().len());
-        let mut dls = Vec::with_capacity(view.data_chunks().len());
         for dc in view.data_chunks() {
             let ng = &dc.navigation_graph();
             let nodes = ng
@@ -166,64 +165,9 @@ impl Nav2File {
                 segment_chunk: SegmentChunk { segments },
                 segment_graph: SegmentGraph { nodes: sg_nodes },
             });
-            let ngh = ng.header();
-            dls.push(DataChunkLayout {
-                chunks: dc.headers().map(|c| ChunkLayout {
-                    next_chunk_offset: c.next_chunk_offset.get(),
-                    data_offset: c.data_offset.get(),
-                }),
-                navigation_graph_offsets: [
-                    ngh.positions_offset.get(),
-                    ngh.nodes_offset.get(),
-                    ngh.edges_offset.get(),
-                    ngh.link_data_offset.get(),
-                    ngh.attributes_offset.get(),
-                    ngh.navmesh_indices_offset.get(),
-                ],
-                navigation_graph_link_offsets: ng
-                    .nodes()
-                    .iter()
-                    .map(|n| {
-                        u32::from(n.link_data_offset.get())
-                            | u32::from(n.link_data_offset_upper()) << 16
-                    })
-                    .collect(),
-                navmesh_offsets: [
-                    nm.header().positions_offset.get(),
-                    nm.header().meshes_offset.get(),
-                    nm.header().mesh_data_offset.get(),
-                ],
-                mesh_data_offsets: nm.meshes().iter().map(|m| m.data_offset()).collect(),
-                segment_chunk_offsets: [
-                    sc.header().bounds_offset.get(),
-                    sc.header().segments_offset.get(),
-                    sc.header().self_size.get(),
-                ],
-                segment_bases: sc
-                    .segments()
-                    .iter()
-                    .map(|s| s.bases.map(|b| b.get()))
-                    .collect(),
-                segment_graph_offsets: [
-                    sg.header().positions_offset.get(),
-                    sg.header().nodes_offset.get(),
-                    sg.header().link_data_offset.get(),
-                    sg.header().self_size.get(),
-                ],
-                segment_graph_total_node_index_count: sg
-                    .header()
-                    .total_navigation_graph_node_index_count
-                    .get(),
-                segment_graph_link_offsets: sg
-                    .nodes()
-                    .iter()
-                    .map(|n| n.link_data_offset())
-                    .collect(),
-            });
         }
 
         let mut island_graphs = Vec::with_capacity(view.island_graphs().len());
-        let mut igls = Vec::with_capacity(view.island_graphs().len());
         for g in view.island_graphs() {
             let nodes = g
                 .nodes()
@@ -280,143 +224,67 @@ impl Nav2File {
                     })
                     .collect(),
             });
-            let w = g.header().words.map(|v| v.get());
-            igls.push(IslandGraphLayout {
-                offsets: [w[0], w[1], w[3], w[4], w[5], w[6], w[7]],
-                link_offsets: g.nodes().iter().map(|n| n.link_data_offset.get()).collect(),
-                group_start_indices: g.connect_side_info_groups().map(|c| c.start_index.get()),
-            });
         }
 
-        let (search_space, ssl) = match view.search_space() {
-            None => (None, None),
-            Some(s) => {
-                let sh = s.header();
-                let mut entries = s.entries().iter();
-                let buckets = s
-                    .bucket_descs()
-                    .iter()
-                    .map(|d| Bucket {
-                        min_y: d.min_y,
-                        max_y: d.max_y,
-                        entries: entries
-                            .by_ref()
-                            .take(usize::from(d.count.get()))
-                            .map(|e| BucketEntry {
-                                data_chunk_uid: FileUid(e.head().data_chunk_uid.get()),
-                                segment_indices: e
-                                    .segment_indices()
-                                    .iter()
-                                    .map(|v| v.get())
-                                    .collect(),
-                            })
-                            .collect(),
-                    })
-                    .collect();
-                (
-                    Some(SearchSpace {
-                        origin: sh.origin.map(nav_core::RawF32::from),
-                        range_y: sh.range_y.get(),
-                        block_count: sh.block_count.map(|v| v.get()),
-                        block_size_xz: sh.block_size_xz.get(),
-                        block_size_y: sh.block_size_y.get(),
-                        buckets,
-                    }),
-                    Some(SearchSpaceLayout {
-                        offsets: [
-                            sh.bucket_descs_offset.get(),
-                            sh.bucket_entries_offset.get(),
-                            sh.self_size.get(),
-                        ],
-                        start_offsets: s
-                            .bucket_descs()
-                            .iter()
-                            .map(|d| d.start_offset.get())
-                            .collect(),
-                    }),
-                )
-            }
-        };
-
-        let (connect_tile_info, ctl) = match view.connect_tile_info() {
-            None => (None, None),
-            Some(c) => {
-                let w = c.header().words.map(|v| v.get());
-                (
-                    Some(ConnectTileInfo {
-                        groups: c
-                            .groups()
-                            .iter()
-                            .map(|g| ConnectTileGroup {
-                                name: g.name.get(),
-                                count: (g.packed.get() & 0x1f) as u8,
-                                start_index: g.packed.get() >> 5,
-                            })
-                            .collect(),
-                        infos: c
-                            .infos()
-                            .iter()
-                            .map(|g| ConnectTileInfoEntry {
-                                data_chunk_id: g.first.get(),
-                                count: (g.packed.get() & 0x1f) as u8,
-                                start_index: g.packed.get() >> 5,
-                            })
-                            .collect(),
-                        nodes: c
-                            .nodes()
-                            .iter()
-                            .map(|g| ConnectTileNode {
-                                navigation_graph_node_index: g.first.get(),
-                                navmesh_index: g.packed.get() & 0x3fff,
-                                navmesh_neighbor_index: (g.packed.get() >> 14) as u8,
-                            })
-                            .collect(),
-                    }),
-                    Some([w[0], w[1], w[2]]),
-                )
-            }
-        };
-
-        // The parser refuses input longer than MAX_FILE_LEN (16 MiB), so the length and every
-        // residue offset inside it fit a `u32`.
-        const _: () = assert!(crate::records::MAX_FILE_LEN <= u32::MAX as usize);
-        #[allow(clippy::cast_possible_truncation)]
-        let length = view.length() as u32;
-        let stored = StoredLayout {
-            length,
-            file_size: h.file_size.get(),
-            chunks_offset: h.chunks_offset.get(),
-            chunk_count: h.chunk_count.get(),
-            search_space_offset: h.search_space_offset.get(),
-            island_graphs_offset: h.island_graphs_offset.get(),
-            connect_tile_info_offset: h.connect_tile_info_offset.get(),
-            chunk_descs_offset: h.chunk_descs_offset.get(),
-            chunk_descs_data_size: h.chunk_descs_data_size.get(),
-            chunk_desc_entry_count: view.chunk_desc_entry_count(),
-            chunk_descs: view
-                .chunk_descs()
+        let search_space = view.search_space().map(|s| {
+            let sh = s.header();
+            let mut entries = s.entries().iter();
+            let buckets = s
+                .bucket_descs()
                 .iter()
-                .map(|d| ChunkDesc {
-                    uid: FileUid(d.uid.get()),
-                    data_offset: d.data_offset.get(),
-                    type_and_size: d.type_and_size.get(),
+                .map(|d| Bucket {
+                    min_y: d.min_y,
+                    max_y: d.max_y,
+                    entries: entries
+                        .by_ref()
+                        .take(usize::from(d.count.get()))
+                        .map(|e| BucketEntry {
+                            data_chunk_uid: FileUid(e.head().data_chunk_uid.get()),
+                            segment_indices: e.segment_indices().iter().map(|v| v.get()).collect(),
+                        })
+                        .collect(),
+                })
+                .collect();
+            SearchSpace {
+                origin: sh.origin.map(nav_core::RawF32::from),
+                range_y: sh.range_y.get(),
+                block_count: sh.block_count.map(|v| v.get()),
+                block_size_xz: sh.block_size_xz.get(),
+                block_size_y: sh.block_size_y.get(),
+                buckets,
+            }
+        });
+
+        let connect_tile_info = view.connect_tile_info().map(|c| ConnectTileInfo {
+            groups: c
+                .groups()
+                .iter()
+                .map(|g| ConnectTileGroup {
+                    name: g.name.get(),
+                    count: (g.packed.get() & 0x1f) as u8,
+                    start_index: g.packed.get() >> 5,
                 })
                 .collect(),
-            data_chunks: dls,
-            island_graphs: igls,
-            search_space: ssl,
-            connect_tile_info: ctl,
-            residue: view
-                .residue()
+            infos: c
+                .infos()
                 .iter()
-                .map(|(o, b)| Residue {
-                    // Inside the file (at most MAX_FILE_LEN bytes, see above): the cast is exact.
-                    #[allow(clippy::cast_possible_truncation)]
-                    offset: *o as u32,
-                    bytes: b.to_vec(),
+                .map(|g| ConnectTileInfoEntry {
+                    data_chunk_id: g.first.get(),
+                    count: (g.packed.get() & 0x1f) as u8,
+                    start_index: g.packed.get() >> 5,
                 })
                 .collect(),
-        };
+            nodes: c
+                .nodes()
+                .iter()
+                .map(|g| ConnectTileNode {
+                    navigation_graph_node_index: g.first.get(),
+                    navmesh_index: g.packed.get() & 0x3fff,
+                    navmesh_neighbor_index: (g.packed.get() >> 14) as u8,
+                })
+                .collect(),
+        });
+
         let mut model = Nav2File {
             version: h.version.get(),
             file_uid: FileUid(h.file_uid.get()),
@@ -433,10 +301,301 @@ impl Nav2File {
             connect_tile_info,
             stored: None,
         };
-        let canonical = layout::compute(&model).is_ok_and(|c| c == stored);
+        // The game's layout is compared with the view's numbers where they lie; the stored layout
+        // is copied out only for a file that does not follow it.
+        let canonical = layout::compute(&model).is_ok_and(|c| is_layout_of(&c, view));
         if !canonical {
-            model.stored = Some(Box::new(stored));
+            model.stored = Some(Box::new(stored_layout(view)));
         }
         model
+    }
+}
+
+/// The offsets, sizes, counts and prefix sums the view's file stores: what [`StoredLayout`]
+/// keeps of a file not laid out the way the game does.
+pub(crate) fn stored_layout(view: &Nav2View<'_>) -> StoredLayout {
+    let h = view.header();
+    let data_chunks = view
+        .data_chunks()
+        .iter()
+        .map(|dc| {
+            let (ng, nm, sc, sg) = (
+                dc.navigation_graph(),
+                dc.navmesh_chunk(),
+                dc.segment_chunk(),
+                dc.segment_graph(),
+            );
+            DataChunkLayout {
+                chunks: dc.headers().map(chunk_layout),
+                navigation_graph_offsets: ng_offsets(ng.header()),
+                navigation_graph_link_offsets: ng.nodes().iter().map(ng_link_offset).collect(),
+                navmesh_offsets: nm_offsets(nm.header()),
+                mesh_data_offsets: nm.meshes().iter().map(|m| m.data_offset()).collect(),
+                segment_chunk_offsets: sc_offsets(sc.header()),
+                segment_bases: sc.segments().iter().map(segment_bases).collect(),
+                segment_graph_offsets: sg_offsets(sg.header()),
+                segment_graph_total_node_index_count: sg
+                    .header()
+                    .total_navigation_graph_node_index_count
+                    .get(),
+                segment_graph_link_offsets: sg
+                    .nodes()
+                    .iter()
+                    .map(|n| n.link_data_offset())
+                    .collect(),
+            }
+        })
+        .collect();
+    let island_graphs = view
+        .island_graphs()
+        .iter()
+        .map(|g| IslandGraphLayout {
+            offsets: ig_offsets(g.header()),
+            link_offsets: g.nodes().iter().map(|n| n.link_data_offset.get()).collect(),
+            group_start_indices: g.connect_side_info_groups().map(|c| c.start_index.get()),
+        })
+        .collect();
+    let search_space = view.search_space().map(|s| SearchSpaceLayout {
+        offsets: ss_offsets(s.header()),
+        start_offsets: s
+            .bucket_descs()
+            .iter()
+            .map(|d| d.start_offset.get())
+            .collect(),
+    });
+    StoredLayout {
+        length: view_length(view),
+        file_size: h.file_size.get(),
+        chunks_offset: h.chunks_offset.get(),
+        chunk_count: h.chunk_count.get(),
+        search_space_offset: h.search_space_offset.get(),
+        island_graphs_offset: h.island_graphs_offset.get(),
+        connect_tile_info_offset: h.connect_tile_info_offset.get(),
+        chunk_descs_offset: h.chunk_descs_offset.get(),
+        chunk_descs_data_size: h.chunk_descs_data_size.get(),
+        chunk_desc_entry_count: view.chunk_desc_entry_count(),
+        chunk_descs: view.chunk_descs().iter().map(chunk_desc).collect(),
+        data_chunks,
+        island_graphs,
+        search_space,
+        connect_tile_info: view.connect_tile_info().map(|c| cti_offsets(c.header())),
+        residue: view
+            .residue()
+            .iter()
+            .map(|(o, b)| Residue {
+                // Inside the file (at most MAX_FILE_LEN bytes, see `view_length`): exact.
+                #[allow(clippy::cast_possible_truncation)]
+                offset: *o as u32,
+                bytes: b.to_vec(),
+            })
+            .collect(),
+    }
+}
+
+/// Whether `l` is the layout the view's file stores: `*l == stored_layout(view)`, without
+/// copying the view's numbers out.
+pub(crate) fn is_layout_of(l: &StoredLayout, view: &Nav2View<'_>) -> bool {
+    let h = view.header();
+    let head = l.length == view_length(view)
+        && l.file_size == h.file_size.get()
+        && l.chunks_offset == h.chunks_offset.get()
+        && l.chunk_count == h.chunk_count.get()
+        && l.search_space_offset == h.search_space_offset.get()
+        && l.island_graphs_offset == h.island_graphs_offset.get()
+        && l.connect_tile_info_offset == h.connect_tile_info_offset.get()
+        && l.chunk_descs_offset == h.chunk_descs_offset.get()
+        && l.chunk_descs_data_size == h.chunk_descs_data_size.get()
+        && l.chunk_desc_entry_count == view.chunk_desc_entry_count()
+        && l.residue.is_empty()
+        && view.residue().is_empty()
+        && l.chunk_descs.len() == view.chunk_descs().len()
+        && l.chunk_descs
+            .iter()
+            .zip(view.chunk_descs())
+            .all(|(a, b)| *a == chunk_desc(b));
+    if !head {
+        return false;
+    }
+    let chunks = l.data_chunks.len() == view.data_chunks().len()
+        && l.data_chunks.iter().zip(view.data_chunks()).all(|(d, dc)| {
+            let (ng, nm, sc, sg) = (
+                dc.navigation_graph(),
+                dc.navmesh_chunk(),
+                dc.segment_chunk(),
+                dc.segment_graph(),
+            );
+            d.chunks == dc.headers().map(chunk_layout)
+                && d.navigation_graph_offsets == ng_offsets(ng.header())
+                && same(&d.navigation_graph_link_offsets, ng.nodes(), ng_link_offset)
+                && d.navmesh_offsets == nm_offsets(nm.header())
+                && same(&d.mesh_data_offsets, nm.meshes(), |m| m.data_offset())
+                && d.segment_chunk_offsets == sc_offsets(sc.header())
+                && same(&d.segment_bases, sc.segments(), segment_bases)
+                && d.segment_graph_offsets == sg_offsets(sg.header())
+                && d.segment_graph_total_node_index_count
+                    == sg.header().total_navigation_graph_node_index_count.get()
+                && same(&d.segment_graph_link_offsets, sg.nodes(), |n| {
+                    n.link_data_offset()
+                })
+        });
+    let graphs = l.island_graphs.len() == view.island_graphs().len()
+        && l.island_graphs
+            .iter()
+            .zip(view.island_graphs())
+            .all(|(gl, g)| {
+                gl.offsets == ig_offsets(g.header())
+                    && same(&gl.link_offsets, g.nodes(), |n| n.link_data_offset.get())
+                    && gl.group_start_indices
+                        == g.connect_side_info_groups().map(|c| c.start_index.get())
+            });
+    let search_space = match (&l.search_space, view.search_space()) {
+        (None, None) => true,
+        (Some(sl), Some(s)) => {
+            sl.offsets == ss_offsets(s.header())
+                && same(&sl.start_offsets, s.bucket_descs(), |d| {
+                    d.start_offset.get()
+                })
+        }
+        _ => false,
+    };
+    let connect_tile_info = match (&l.connect_tile_info, view.connect_tile_info()) {
+        (None, None) => true,
+        (Some(cl), Some(c)) => *cl == cti_offsets(c.header()),
+        _ => false,
+    };
+    chunks && graphs && search_space && connect_tile_info
+}
+
+/// `values` is `records` mapped by `f`, element by element.
+fn same<V: PartialEq, R>(values: &[V], records: &[R], f: impl Fn(&R) -> V) -> bool {
+    values.len() == records.len() && values.iter().zip(records).all(|(v, r)| *v == f(r))
+}
+
+fn view_length(view: &Nav2View<'_>) -> u32 {
+    // The parser refuses input longer than MAX_FILE_LEN (16 MiB), so the length and every
+    // residue offset inside it fit a `u32`.
+    const _: () = assert!(crate::records::MAX_FILE_LEN <= u32::MAX as usize);
+    #[allow(clippy::cast_possible_truncation)]
+    let length = view.length() as u32;
+    length
+}
+
+fn chunk_desc(d: &ChunkDescRecord) -> ChunkDesc {
+    ChunkDesc {
+        uid: FileUid(d.uid.get()),
+        data_offset: d.data_offset.get(),
+        type_and_size: d.type_and_size.get(),
+    }
+}
+
+fn chunk_layout(c: &ChunkHeader) -> ChunkLayout {
+    ChunkLayout {
+        next_chunk_offset: c.next_chunk_offset.get(),
+        data_offset: c.data_offset.get(),
+    }
+}
+
+fn ng_offsets(h: &NavigationGraphHeader) -> [u32; 6] {
+    [
+        h.positions_offset.get(),
+        h.nodes_offset.get(),
+        h.edges_offset.get(),
+        h.link_data_offset.get(),
+        h.attributes_offset.get(),
+        h.navmesh_indices_offset.get(),
+    ]
+}
+
+fn ng_link_offset(n: &NavigationGraphNodeRecord) -> u32 {
+    u32::from(n.link_data_offset.get()) | u32::from(n.link_data_offset_upper()) << 16
+}
+
+fn nm_offsets(h: &NavmeshChunkHeader) -> [u32; 3] {
+    [
+        h.positions_offset.get(),
+        h.meshes_offset.get(),
+        h.mesh_data_offset.get(),
+    ]
+}
+
+fn sc_offsets(h: &SegmentChunkHeader) -> [u32; 3] {
+    [
+        h.bounds_offset.get(),
+        h.segments_offset.get(),
+        h.self_size.get(),
+    ]
+}
+
+fn segment_bases(s: &SegmentRecord) -> [u16; 4] {
+    s.bases.map(|b| b.get())
+}
+
+fn sg_offsets(h: &SegmentGraphHeader) -> [u32; 4] {
+    [
+        h.positions_offset.get(),
+        h.nodes_offset.get(),
+        h.link_data_offset.get(),
+        h.self_size.get(),
+    ]
+}
+
+fn ig_offsets(h: &IslandGraphHeader) -> [u16; 7] {
+    let w = h.words.map(|v| v.get());
+    [w[0], w[1], w[3], w[4], w[5], w[6], w[7]]
+}
+
+fn ss_offsets(h: &SearchSpaceHeader) -> [u32; 3] {
+    [
+        h.bucket_descs_offset.get(),
+        h.bucket_entries_offset.get(),
+        h.self_size.get(),
+    ]
+}
+
+fn cti_offsets(h: &ConnectTileInfoHeader) -> [u16; 3] {
+    let w = h.words.map(|v| v.get());
+    [w[0], w[1], w[2]]
+}
+
+#[cfg(test)]
+mod tests {
+    // Test code: a panic is a failed test.
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// `is_layout_of` says what comparing with a full copy of the stored layout says, on every
+    /// real file (the game's layout and Obj2Nav2's) and on a layout changed in one number.
+    #[test]
+    fn the_in_place_comparison_agrees_with_the_copy() {
+        let mut files = 0;
+        for (_, path) in nav_core::testing::real_files("mgsv") {
+            if nav_core::testing::is_negative(&path) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let view = Nav2View::parse(&bytes).unwrap();
+            let stored = stored_layout(&view);
+            assert!(is_layout_of(&stored, &view), "{}", path.display());
+            let model = Nav2File::from_view(&view);
+            let computed = layout::compute(&model).unwrap();
+            assert_eq!(
+                is_layout_of(&computed, &view),
+                computed == stored,
+                "{}",
+                path.display()
+            );
+            assert_eq!(model.stored.is_none(), computed == stored);
+            let mut changed = stored.clone();
+            if let Some(d) = changed.data_chunks.last_mut() {
+                if let Some(o) = d.segment_graph_link_offsets.last_mut() {
+                    *o += 1;
+                    assert!(!is_layout_of(&changed, &view), "{}", path.display());
+                }
+            }
+            files += 1;
+        }
+        if nav_core::testing::corpus_dir("mgsv").is_some() {
+            assert!(files > 0);
+        }
     }
 }

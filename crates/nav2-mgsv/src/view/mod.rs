@@ -6,13 +6,16 @@
 //! section). Every region it reads is claimed in a coverage map, so a stored offset that points
 //! into bytes another record already uses is refused (no overlap, no cycle), and the bytes no
 //! record covers (padding, stale tails) are kept as residue when they are not zero.
-//! Variable-length records (mesh records and link blocks) get one index, built in the same pass.
+//! Variable-length records (mesh records and link blocks) are checked in the same pass but not
+//! collected: their getters decode them again from the node or mesh record that locates them (an
+//! iterator, no allocation), which cannot fail on a view `parse` built.
 //!
 //! The views' fields are private: a view is only ever what `parse` built, and every getter is
 //! infallible. [`crate::Nav2File::from_view`] copies a view into the owned model.
 
 use nav_core::Result;
 use nav_core::scalar::U16;
+use nav_core::zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 use crate::records::*;
 
@@ -140,8 +143,8 @@ pub struct NavigationGraphView<'a> {
     positions: &'a [PositionRecord],
     /// Nodes.
     nodes: &'a [NavigationGraphNodeRecord],
-    /// One link block per node.
-    links: Vec<NavigationGraphLinkBlock<'a>>,
+    /// The link data, from LinkDataOffset to the end of the chunk.
+    link_data: &'a [u8],
     /// Edges.
     edges: &'a [NavigationGraphEdgeRecord],
     /// Attributes.
@@ -163,9 +166,19 @@ impl<'a> NavigationGraphView<'a> {
     pub fn nodes(&self) -> &'a [NavigationGraphNodeRecord] {
         self.nodes
     }
-    /// One link block per node.
-    pub fn links(&self) -> &[NavigationGraphLinkBlock<'a>] {
-        &self.links
+    /// One link block per node, decoded from the node record as it is reached.
+    pub fn links(
+        &self,
+    ) -> impl ExactSizeIterator<Item = NavigationGraphLinkBlock<'a>> + Clone + use<'a> {
+        let data = self.link_data;
+        self.nodes
+            .iter()
+            .map(move |n| NavigationGraphLinkBlock::decode(data, n))
+    }
+    /// The link block of node `i`.
+    pub fn link(&self, i: usize) -> Option<NavigationGraphLinkBlock<'a>> {
+        let n = self.nodes.get(i)?;
+        Some(NavigationGraphLinkBlock::decode(self.link_data, n))
     }
     /// Edges.
     pub fn edges(&self) -> &'a [NavigationGraphEdgeRecord] {
@@ -195,6 +208,32 @@ pub struct NavigationGraphLinkBlock<'a> {
 }
 
 impl<'a> NavigationGraphLinkBlock<'a> {
+    /// The block `node` locates in `link_data` (the parser checked that it is there).
+    fn decode(link_data: &'a [u8], node: &NavigationGraphNodeRecord) -> Self {
+        let mut b = tail(link_data, node.link_block_offset());
+        let inside_links = take(&mut b, usize::from(node.inside_link_count));
+        let crossing_segment_link = if node.has_crossing_segment_link() {
+            take_one(&mut b)
+        } else {
+            None
+        };
+        let crossing_data_chunk_link = if node.has_crossing_data_chunk_link() {
+            take_one(&mut b)
+        } else {
+            None
+        };
+        let crossing_tile_link = if node.has_crossing_tile_link() {
+            take_one(&mut b)
+        } else {
+            None
+        };
+        NavigationGraphLinkBlock {
+            inside_links,
+            crossing_segment_link,
+            crossing_data_chunk_link,
+            crossing_tile_link,
+        }
+    }
     /// Inside links.
     pub fn inside_links(&self) -> &'a [NavigationGraphInsideLinkRecord] {
         self.inside_links
@@ -224,8 +263,8 @@ pub struct NavmeshChunkView<'a> {
     positions: &'a [PositionRecord],
     /// Mesh descriptors.
     meshes: &'a [MeshRecord],
-    /// One record per mesh.
-    records: Vec<MeshDataView<'a>>,
+    /// The mesh data, from MeshDataOffset to the end of the chunk.
+    mesh_data: &'a [u8],
 }
 
 impl<'a> NavmeshChunkView<'a> {
@@ -241,9 +280,17 @@ impl<'a> NavmeshChunkView<'a> {
     pub fn meshes(&self) -> &'a [MeshRecord] {
         self.meshes
     }
-    /// One record per mesh.
-    pub fn records(&self) -> &[MeshDataView<'a>] {
-        &self.records
+    /// One record per mesh, decoded from the mesh descriptor as it is reached.
+    pub fn records(&self) -> impl ExactSizeIterator<Item = MeshDataView<'a>> + Clone + use<'a> {
+        let data = self.mesh_data;
+        self.meshes
+            .iter()
+            .map(move |m| MeshDataView::decode(data, m))
+    }
+    /// The record of mesh `i`.
+    pub fn record(&self, i: usize) -> Option<MeshDataView<'a>> {
+        let m = self.meshes.get(i)?;
+        Some(MeshDataView::decode(self.mesh_data, m))
     }
 }
 
@@ -261,6 +308,27 @@ pub struct MeshDataView<'a> {
 }
 
 impl<'a> MeshDataView<'a> {
+    /// The record `mesh` locates in `mesh_data` (the parser checked that it is there).
+    fn decode(mesh_data: &'a [u8], mesh: &MeshRecord) -> Self {
+        let at = usize::try_from(u64::from(mesh.data_offset()) * 2).unwrap_or(usize::MAX);
+        let mut b = tail(mesh_data, at);
+        let k = if mesh.use_4_neighbor_infos() { 4 } else { 3 };
+        let nn = if mesh.use_4_navigation_graph_nodes() {
+            4
+        } else {
+            3
+        };
+        let neighbors: &[U16] = take(&mut b, k);
+        let positions: &[u8] = take(&mut b, k);
+        let navigation_graph_nodes: &[u8] = take(&mut b, nn);
+        let crossing = needs_crossing(neighbors).then(|| (take(&mut b, k), take(&mut b, k)));
+        MeshDataView {
+            neighbors,
+            positions,
+            navigation_graph_nodes,
+            crossing,
+        }
+    }
     /// NeighborNavmeshInfo per side.
     pub fn neighbors(&self) -> &'a [U16] {
         self.neighbors
@@ -314,8 +382,8 @@ pub struct SegmentGraphView<'a> {
     positions: &'a [PositionRecord],
     /// Nodes.
     nodes: &'a [SegmentGraphNodeRecord],
-    /// One link block per node.
-    links: Vec<SegmentGraphLinkBlock<'a>>,
+    /// The link data, from LinkDataOffset to the end of the chunk.
+    link_data: &'a [u8],
 }
 
 impl<'a> SegmentGraphView<'a> {
@@ -331,9 +399,19 @@ impl<'a> SegmentGraphView<'a> {
     pub fn nodes(&self) -> &'a [SegmentGraphNodeRecord] {
         self.nodes
     }
-    /// One link block per node.
-    pub fn links(&self) -> &[SegmentGraphLinkBlock<'a>] {
-        &self.links
+    /// One link block per node, decoded from the node record as it is reached.
+    pub fn links(
+        &self,
+    ) -> impl ExactSizeIterator<Item = SegmentGraphLinkBlock<'a>> + Clone + use<'a> {
+        let data = self.link_data;
+        self.nodes
+            .iter()
+            .map(move |n| SegmentGraphLinkBlock::decode(data, n))
+    }
+    /// The link block of node `i`.
+    pub fn link(&self, i: usize) -> Option<SegmentGraphLinkBlock<'a>> {
+        let n = self.nodes.get(i)?;
+        Some(SegmentGraphLinkBlock::decode(self.link_data, n))
     }
 }
 
@@ -351,6 +429,25 @@ pub struct SegmentGraphLinkBlock<'a> {
 }
 
 impl<'a> SegmentGraphLinkBlock<'a> {
+    /// The block `node` locates in `link_data` (the parser checked that it is there).
+    fn decode(link_data: &'a [u8], node: &SegmentGraphNodeRecord) -> Self {
+        let at = usize::try_from(u64::from(node.link_data_offset()) * 2).unwrap_or(usize::MAX);
+        let mut b = tail(link_data, at);
+        let inside_links: &[SegmentGraphInsideLinkRecord] =
+            take(&mut b, usize::from(node.inside_link_count()));
+        let crossing_data_chunk_links: &[SegmentGraphCrossingDataChunkLinkRecord] =
+            take(&mut b, usize::from(node.crossing_data_chunk_link_count));
+        let crossing_tile_links: &[SegmentGraphCrossingTileLinkRecord] =
+            take(&mut b, usize::from(node.crossing_tile_link_count));
+        let total =
+            sg_node_index_total(inside_links, crossing_data_chunk_links, crossing_tile_links);
+        SegmentGraphLinkBlock {
+            inside_links,
+            crossing_data_chunk_links,
+            crossing_tile_links,
+            navigation_graph_nodes: take(&mut b, total),
+        }
+    }
     /// Inside links.
     pub fn inside_links(&self) -> &'a [SegmentGraphInsideLinkRecord] {
         self.inside_links
@@ -376,8 +473,8 @@ pub struct IslandGraphView<'a> {
     header: &'a IslandGraphHeader,
     /// Nodes.
     nodes: &'a [IslandGraphNodeRecord],
-    /// One link block per node.
-    links: Vec<IslandGraphLinkBlock<'a>>,
+    /// The link data, from LinkDataOffset to the end of the graph.
+    link_data: &'a [u8],
     /// LowGraphNodeLinks (NodeCount).
     low_graph_node_links: &'a [LowGraphNodeLinkRecord],
     /// SegmentCounts (NodeCount).
@@ -397,9 +494,19 @@ impl<'a> IslandGraphView<'a> {
     pub fn nodes(&self) -> &'a [IslandGraphNodeRecord] {
         self.nodes
     }
-    /// One link block per node.
-    pub fn links(&self) -> &[IslandGraphLinkBlock<'a>] {
-        &self.links
+    /// One link block per node, decoded from the node record as it is reached.
+    pub fn links(
+        &self,
+    ) -> impl ExactSizeIterator<Item = IslandGraphLinkBlock<'a>> + Clone + use<'a> {
+        let data = self.link_data;
+        self.nodes
+            .iter()
+            .map(move |n| IslandGraphLinkBlock::decode(data, n))
+    }
+    /// The link block of node `i`.
+    pub fn link(&self, i: usize) -> Option<IslandGraphLinkBlock<'a>> {
+        let n = self.nodes.get(i)?;
+        Some(IslandGraphLinkBlock::decode(self.link_data, n))
     }
     /// LowGraphNodeLinks (NodeCount).
     pub fn low_graph_node_links(&self) -> &'a [LowGraphNodeLinkRecord] {
@@ -431,6 +538,20 @@ pub struct IslandGraphLinkBlock<'a> {
 }
 
 impl<'a> IslandGraphLinkBlock<'a> {
+    /// The block `node` locates in `link_data` (the parser checked that it is there).
+    fn decode(link_data: &'a [u8], node: &IslandGraphNodeRecord) -> Self {
+        let at = usize::from(node.link_data_offset.get());
+        let mut b = tail(link_data, at);
+        let crossing_data_chunk_links =
+            take(&mut b, usize::from(node.crossing_data_chunk_link_count));
+        let inside_links = take(&mut b, usize::from(node.inside_link_count));
+        let crossing_tile_links = take(&mut b, usize::from(node.crossing_tile_link_count.get()));
+        IslandGraphLinkBlock {
+            crossing_data_chunk_links,
+            inside_links,
+            crossing_tile_links,
+        }
+    }
     /// Crossing-data-chunk links.
     pub fn crossing_data_chunk_links(&self) -> &'a [IslandGraphCrossingDataChunkLinkRecord] {
         self.crossing_data_chunk_links
@@ -521,4 +642,75 @@ impl<'a> ConnectTileInfoView<'a> {
     pub fn nodes(&self) -> &'a [ConnectTilePairRecord] {
         self.nodes
     }
+}
+
+/// `data` from `at` on (empty past the end).
+fn tail(data: &[u8], at: usize) -> &[u8] {
+    data.get(at..).unwrap_or(&[])
+}
+
+/// Splits `n` records off the front of `b`; none when `b` is too short, which a block the parser
+/// checked never is.
+fn take<'a, T>(b: &mut &'a [u8], n: usize) -> &'a [T]
+where
+    T: FromBytes + KnownLayout + Immutable + Unaligned,
+{
+    match <[T]>::ref_from_prefix_with_elems(b, n) {
+        Ok((records, rest)) => {
+            *b = rest;
+            records
+        }
+        Err(_) => {
+            *b = &[];
+            &[]
+        }
+    }
+}
+
+/// Splits one record off the front of `b`, as [`take`] does.
+fn take_one<'a, T>(b: &mut &'a [u8]) -> Option<&'a T>
+where
+    T: FromBytes + KnownLayout + Immutable + Unaligned,
+{
+    match T::ref_from_prefix(b) {
+        Ok((record, rest)) => {
+            *b = rest;
+            Some(record)
+        }
+        Err(_) => {
+            *b = &[];
+            None
+        }
+    }
+}
+
+/// Whether a mesh record with these neighbours carries NeighborDataChunkIds and NeighborTileIds:
+/// some neighbour is set and its Type is not 0.
+pub(crate) fn needs_crossing(neighbors: &[U16]) -> bool {
+    neighbors.iter().any(|n| {
+        let v = n.get();
+        v != 0xffff && v >> 14 != 0
+    })
+}
+
+/// How many NavigationGraph node indices the links of one SegmentGraph link block list.
+pub(crate) fn sg_node_index_total(
+    inside: &[SegmentGraphInsideLinkRecord],
+    crossing_data_chunk: &[SegmentGraphCrossingDataChunkLinkRecord],
+    crossing_tile: &[SegmentGraphCrossingTileLinkRecord],
+) -> usize {
+    inside
+        .iter()
+        .map(|l| usize::from(l.navigation_graph_node_index_count))
+        .chain(
+            crossing_data_chunk
+                .iter()
+                .map(|l| usize::from(l.navigation_graph_node_index_count)),
+        )
+        .chain(
+            crossing_tile
+                .iter()
+                .map(|l| usize::from(l.navigation_graph_node_index_count)),
+        )
+        .sum()
 }

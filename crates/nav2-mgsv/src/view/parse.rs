@@ -364,15 +364,23 @@ impl<'a> Reader<'a, '_> {
         Cursor::at(FORMAT, bounded, at, field)
     }
 
+    #[inline]
     fn read<T>(&mut self, at: usize, field: impl fmt::Display + Copy) -> Result<&'a T>
     where
         T: FromBytes + KnownLayout + Immutable + Unaligned,
     {
+        // The common case straight from the region's bytes; anything else takes the cursor,
+        // which names the field and the offset.
+        if let Some(Ok((r, _))) = self.data.get(at..self.end).map(T::ref_from_prefix) {
+            self.cov.mark(at, core::mem::size_of::<T>(), field)?;
+            return Ok(r);
+        }
         let r = self.cursor(at, field)?.read::<T>(field)?;
         self.cov.mark(at, core::mem::size_of::<T>(), field)?;
         Ok(r)
     }
 
+    #[inline]
     fn slice<T>(
         &mut self,
         at: usize,
@@ -382,9 +390,22 @@ impl<'a> Reader<'a, '_> {
     where
         T: FromBytes + KnownLayout + Immutable + Unaligned,
     {
+        if let Some(Ok((r, _))) = self
+            .data
+            .get(at..self.end)
+            .map(|b| <[T]>::ref_from_prefix_with_elems(b, count))
+        {
+            self.cov.mark(at, core::mem::size_of_val(r), field)?;
+            return Ok(r);
+        }
         let r = self.cursor(at, field)?.slice::<T>(count, field)?;
         self.cov.mark(at, core::mem::size_of_val(r), field)?;
         Ok(r)
+    }
+
+    /// The region's bytes from `at` to its end (empty when `at` is past it).
+    fn region_from(&self, at: usize) -> &'a [u8] {
+        self.data.get(at..self.end).unwrap_or(&[])
     }
 
     /// Marks part of a record read whole (so that padding fields stay uncovered).
@@ -439,38 +460,23 @@ fn navigation_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavigationGr
         "Nodes",
     )?;
     let link_base = add(p, header.link_data_offset.get(), "LinkDataOffset")?;
-    let mut links = Vec::with_capacity(n);
+    // Each link block is checked and claimed whole; the view decodes it again from its node.
     for (i, node) in nodes.iter().enumerate() {
         let ctx = At("Nodes", i, " link block");
-        let mut at = add(link_base, node.link_block_offset() as u64, ctx)?;
-        let count = usize::from(node.inside_link_count);
-        let inside_links = r.slice::<NavigationGraphInsideLinkRecord>(at, count, ctx)?;
-        at += count * 4;
-        let crossing_segment_link = if node.has_crossing_segment_link() {
-            let v = r.read::<U16>(at, ctx)?;
-            at += 2;
-            Some(v)
-        } else {
-            None
-        };
-        let crossing_data_chunk_link = if node.has_crossing_data_chunk_link() {
-            let v = r.read::<NavigationGraphCrossingDataChunkLinkRecord>(at, ctx)?;
-            at += 4;
-            Some(v)
-        } else {
-            None
-        };
-        let crossing_tile_link = if node.has_crossing_tile_link() {
-            Some(r.read::<NavigationGraphCrossingTileLinkRecord>(at, ctx)?)
-        } else {
-            None
-        };
-        links.push(NavigationGraphLinkBlock {
-            inside_links,
-            crossing_segment_link,
-            crossing_data_chunk_link,
-            crossing_tile_link,
-        });
+        let at = add(link_base, node.link_block_offset() as u64, ctx)?;
+        let len = 4 * usize::from(node.inside_link_count)
+            + if node.has_crossing_segment_link() {
+                2
+            } else {
+                0
+            }
+            + if node.has_crossing_data_chunk_link() {
+                4
+            } else {
+                0
+            }
+            + if node.has_crossing_tile_link() { 6 } else { 0 };
+        r.slice::<u8>(at, len, ctx)?;
     }
     let edges = r.slice(
         add(p, header.edges_offset.get(), "EdgesOffset")?,
@@ -495,7 +501,7 @@ fn navigation_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavigationGr
         header,
         positions,
         nodes,
-        links,
+        link_data: r.region_from(link_base),
         edges,
         attributes,
         navmesh_indices,
@@ -518,7 +524,6 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         "Meshes",
     )?;
     let base = add(p, header.mesh_data_offset.get(), "MeshDataOffset")?;
-    let mut records = Vec::with_capacity(meshes.len());
     for (i, m) in meshes.iter().enumerate() {
         let ctx = At("Meshes", i, " record");
         let at = add(base, u64::from(m.data_offset()) * 2, ctx)?;
@@ -528,32 +533,28 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         } else {
             3
         };
-        let mut c = r.cursor(at, ctx)?;
-        let neighbors: &[U16] = c.slice(k, ctx)?;
-        let pos = c.bytes(k, ctx)?;
-        let nodes = c.bytes(nn, ctx)?;
-        let crossing_needed = neighbors.iter().any(|n| {
-            let v = n.get();
-            v != 0xffff && v >> 14 != 0
-        });
-        let crossing = if crossing_needed {
-            Some((c.slice::<U16>(k, ctx)?, c.slice::<U16>(k, ctx)?))
-        } else {
-            None
+        // The record straight from the region's bytes when it is all there; the cursor names
+        // what is missing otherwise.
+        let rest = r.data.get(at..r.end).unwrap_or(&[]);
+        let len = match <[U16]>::ref_from_prefix_with_elems(rest, k) {
+            Ok((neighbors, _)) => mesh_record_len(k, nn, needs_crossing(neighbors)),
+            Err(_) => usize::MAX,
         };
-        r.mark(at, mesh_record_len(k, nn, crossing_needed), ctx)?;
-        records.push(MeshDataView {
-            neighbors,
-            positions: pos,
-            navigation_graph_nodes: nodes,
-            crossing,
-        });
+        if len > rest.len() {
+            let mut c = r.cursor(at, ctx)?;
+            let neighbors: &[U16] = c.slice(k, ctx)?;
+            c.bytes(k + nn, ctx)?;
+            if needs_crossing(neighbors) {
+                c.slice::<U16>(2 * k, ctx)?;
+            }
+        }
+        r.mark(at, len, ctx)?;
     }
     Ok(NavmeshChunkView {
         header,
         positions,
         meshes,
-        records,
+        mesh_data: r.region_from(base),
     })
 }
 
@@ -608,7 +609,6 @@ fn segment_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<SegmentGraphVie
         "Nodes",
     )?;
     let base = add(p, header.link_data_offset.get(), "LinkDataOffset")?;
-    let mut links = Vec::with_capacity(n);
     for (i, node) in nodes.iter().enumerate() {
         let ctx = At("Nodes", i, " link block");
         let mut at = add(base, u64::from(node.link_data_offset()) * 2, ctx)?;
@@ -621,33 +621,15 @@ fn segment_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<SegmentGraphVie
         let crossing_tile_links: &[SegmentGraphCrossingTileLinkRecord] =
             r.slice(at, usize::from(node.crossing_tile_link_count), ctx)?;
         at += crossing_tile_links.len() * 10;
-        let total: usize = inside_links
-            .iter()
-            .map(|l| usize::from(l.navigation_graph_node_index_count))
-            .chain(
-                crossing_data_chunk_links
-                    .iter()
-                    .map(|l| usize::from(l.navigation_graph_node_index_count)),
-            )
-            .chain(
-                crossing_tile_links
-                    .iter()
-                    .map(|l| usize::from(l.navigation_graph_node_index_count)),
-            )
-            .sum();
-        let navigation_graph_nodes: &[u8] = r.slice(at, total, ctx)?;
-        links.push(SegmentGraphLinkBlock {
-            inside_links,
-            crossing_data_chunk_links,
-            crossing_tile_links,
-            navigation_graph_nodes,
-        });
+        let total =
+            sg_node_index_total(inside_links, crossing_data_chunk_links, crossing_tile_links);
+        r.slice::<u8>(at, total, ctx)?;
     }
     Ok(SegmentGraphView {
         header,
         positions,
         nodes,
-        links,
+        link_data: r.region_from(base),
     })
 }
 
@@ -660,23 +642,13 @@ fn island_graph<'a>(
     let n = usize::from(header.node_count());
     let nodes: &[IslandGraphNodeRecord] = r.slice(add(g, w(1), "NodesOffset")?, n, "Nodes")?;
     let base = add(g, w(3), "LinkDataOffset")?;
-    let mut links = Vec::with_capacity(n);
     for (i, node) in nodes.iter().enumerate() {
         let ctx = At("Nodes", i, " link block");
-        let mut at = add(base, node.link_data_offset.get(), ctx)?;
-        let crossing_data_chunk_links: &[IslandGraphCrossingDataChunkLinkRecord] =
-            r.slice(at, usize::from(node.crossing_data_chunk_link_count), ctx)?;
-        at += crossing_data_chunk_links.len() * 8;
-        let inside_links: &[WeightNodeRecord] =
-            r.slice(at, usize::from(node.inside_link_count), ctx)?;
-        at += inside_links.len() * 4;
-        let crossing_tile_links: &[U16] =
-            r.slice(at, usize::from(node.crossing_tile_link_count.get()), ctx)?;
-        links.push(IslandGraphLinkBlock {
-            crossing_data_chunk_links,
-            inside_links,
-            crossing_tile_links,
-        });
+        let at = add(base, node.link_data_offset.get(), ctx)?;
+        let len = 8 * usize::from(node.crossing_data_chunk_link_count)
+            + 4 * usize::from(node.inside_link_count)
+            + 2 * usize::from(node.crossing_tile_link_count.get());
+        r.slice::<u8>(at, len, ctx)?;
     }
     let low_graph_node_links = r.slice(
         add(g, w(4), "LowGraphNodeLinksOffset")?,
@@ -700,7 +672,7 @@ fn island_graph<'a>(
     Ok(IslandGraphView {
         header,
         nodes,
-        links,
+        link_data: r.region_from(base),
         low_graph_node_links,
         segment_counts,
         connect_side_info_groups,

@@ -4,7 +4,7 @@
 use super::*;
 
 pub(super) fn navigation_graph(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     g: &NavigationGraph,
     l: &DataChunkLayout,
@@ -54,40 +54,31 @@ pub(super) fn navigation_graph(
         .zip(&l.navigation_graph_link_offsets)
         .enumerate()
     {
-        let seg = bits(
-            u64::from(n.segment_index),
-            12,
-            format_args!("Nodes[{i}] SegmentIndex"),
-        )?;
-        let upper = bits(
-            u64::from(lo >> 16),
-            4,
-            format_args!("Nodes[{i}] LinkDataOffsetUpper"),
-        )?;
-        let kind = bits(u64::from(n.kind), 2, format_args!("Nodes[{i}] Kind"))?;
-        let reserved = bits(
-            u64::from(n.reserved_flags),
-            3,
-            format_args!("Nodes[{i}] flags"),
-        )?;
-        let flags = u32::from(n.crossing_segment_link.is_some())
-            | u32::from(n.crossing_data_chunk_link.is_some()) << 1
-            | u32::from(n.crossing_tile_link.is_some()) << 2
-            | kind << 3
-            | reserved << 5;
-        // 12 + 4 bits (both checked by `bits` above): the packed word fits 16 bits.
+        // Every part in range is the rule; the refusal, naming the first part that is not, is
+        // built only when one is out.
+        if n.segment_index >> 12 != 0
+            || lo >> 20 != 0
+            || n.kind >> 2 != 0
+            || n.reserved_flags >> 3 != 0
+            || n.inside_links.len() > 0xff
+        {
+            return Err(ng_node_refusal(i, n, lo));
+        }
+        let flags = u8::from(n.crossing_segment_link.is_some())
+            | u8::from(n.crossing_data_chunk_link.is_some()) << 1
+            | u8::from(n.crossing_tile_link.is_some()) << 2
+            | n.kind << 3
+            | n.reserved_flags << 5;
+        // 12 + 4 bits, both checked above: the packed word fits 16 bits.
         #[allow(clippy::cast_possible_truncation)]
-        let segment_and_upper = (seg | upper << 12) as u16;
-        // 3 + 2 + 3 bits (`kind` and `reserved` checked by `bits` above): fits 8 bits.
+        let segment_and_upper = n.segment_index | ((lo >> 16) as u16) << 12;
+        // Checked above: at most 255 links.
         #[allow(clippy::cast_possible_truncation)]
-        let flags = flags as u8;
+        let inside_link_count = n.inside_links.len() as u8;
         *r = NavigationGraphNodeRecord {
             link_data_offset: U16::new((lo & 0xffff) as u16),
             segment_and_upper: U16::new(segment_and_upper),
-            inside_link_count: len_u8(
-                n.inside_links.len(),
-                format_args!("Nodes[{i}] InsideLinkCount"),
-            )?,
+            inside_link_count,
             flags,
         };
     }
@@ -130,20 +121,11 @@ pub(super) fn navigation_graph(
     let out =
         o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
     for (i, (r, ed)) in out.iter_mut().zip(&g.edges).enumerate() {
-        let seg = bits(
-            u64::from(ed.segment_index),
-            12,
-            format_args!("Edges[{i}] SegmentIndex"),
-        )?;
-        let kind = bits(u64::from(ed.kind), 2, format_args!("Edges[{i}] Kind"))?;
-        let res = bits(
-            u64::from(ed.reserved),
-            2,
-            format_args!("Edges[{i}] reserved"),
-        )?;
-        // 12 + 2 + 2 bits (each checked by `bits` above): the packed word fits 16 bits.
-        #[allow(clippy::cast_possible_truncation)]
-        let segment_and_kind = (seg | kind << 12 | res << 14) as u16;
+        if ed.segment_index >> 12 != 0 || ed.kind >> 2 != 0 || ed.reserved >> 2 != 0 {
+            return Err(edge_refusal(i, ed));
+        }
+        let segment_and_kind =
+            ed.segment_index | u16::from(ed.kind) << 12 | u16::from(ed.reserved) << 14;
         *r = NavigationGraphEdgeRecord {
             weight: U16::new(ed.weight),
             segment_and_kind: U16::new(segment_and_kind),
@@ -157,8 +139,62 @@ pub(super) fn navigation_graph(
     Ok(())
 }
 
+/// Why NavigationGraph node `i` does not fit its record: the first part out of range.
+#[cold]
+fn ng_node_refusal(i: usize, n: &NavigationGraphNode, lo: u32) -> Error {
+    let checks = [
+        bits(
+            u64::from(n.segment_index),
+            12,
+            format_args!("Nodes[{i}] SegmentIndex"),
+        ),
+        bits(
+            u64::from(lo >> 16),
+            4,
+            format_args!("Nodes[{i}] LinkDataOffsetUpper"),
+        ),
+        bits(u64::from(n.kind), 2, format_args!("Nodes[{i}] Kind")),
+        bits(
+            u64::from(n.reserved_flags),
+            3,
+            format_args!("Nodes[{i}] flags"),
+        ),
+        len_u8(
+            n.inside_links.len(),
+            format_args!("Nodes[{i}] InsideLinkCount"),
+        )
+        .map(u32::from),
+    ];
+    checks
+        .into_iter()
+        .find_map(|c| c.err())
+        .unwrap_or_else(|| shape(format_args!("Nodes[{i}]"), "does not fit its record"))
+}
+
+/// Why NavigationGraph edge `i` does not fit its record: the first part out of range.
+#[cold]
+fn edge_refusal(i: usize, ed: &NavigationGraphEdge) -> Error {
+    let checks = [
+        bits(
+            u64::from(ed.segment_index),
+            12,
+            format_args!("Edges[{i}] SegmentIndex"),
+        ),
+        bits(u64::from(ed.kind), 2, format_args!("Edges[{i}] Kind")),
+        bits(
+            u64::from(ed.reserved),
+            2,
+            format_args!("Edges[{i}] reserved"),
+        ),
+    ];
+    checks
+        .into_iter()
+        .find_map(|c| c.err())
+        .unwrap_or_else(|| shape(format_args!("Edges[{i}]"), "does not fit its record"))
+}
+
 pub(super) fn navmesh_chunk(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     c: &NavmeshChunk,
     l: &DataChunkLayout,
@@ -259,7 +295,7 @@ pub(super) fn navmesh_chunk(
 }
 
 pub(super) fn segment_chunk(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     c: &SegmentChunk,
     l: &DataChunkLayout,
@@ -302,7 +338,7 @@ pub(super) fn segment_chunk(
 }
 
 pub(super) fn segment_graph(
-    o: &mut Out,
+    o: &mut Out<'_>,
     p: u64,
     g: &SegmentGraph,
     l: &DataChunkLayout,

@@ -32,8 +32,8 @@ use sections::{connect_tile_info, island_graph, search_space};
 mod chunks;
 mod sections;
 
-/// Serialises a model: [`Nav2File::write`].
-#[deprecated(note = "use Nav2File::write")]
+/// Serialises a model: [`Nav2File::write`] (the crate's entry points are [`crate::read`],
+/// [`write()`], [`crate::validate()`] and [`crate::fix()`], as in the other format crates).
 pub fn write(model: &Nav2File) -> Result<Vec<u8>> {
     model.write()
 }
@@ -46,17 +46,19 @@ impl Nav2File {
         to_bytes(self)
     }
 
-    /// Writes the file's bytes to `out` in one `write_all`. A model the format cannot hold fails
-    /// with [`std::io::ErrorKind::InvalidData`] and the [`nav_core::Error`] inside.
+    /// Writes the same bytes as [`Nav2File::write`] to `out`, section by section (the file
+    /// header and descriptors, each chunk, each IslandGraph, the SearchSpace, the
+    /// ConnectTileInfo), so that no copy of the whole file is held: see [`stream`].
+    ///
+    /// A model the format cannot hold fails with [`std::io::ErrorKind::InvalidData`] and the
+    /// [`nav_core::Error`] inside ([`nav_core::error::refused`] reads it back), before any byte
+    /// is written.
     pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        let bytes = self
-            .write()
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-        out.write_all(&bytes)
+        stream(self, out)
     }
 }
 
-fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
+fn check_version(model: &Nav2File) -> Result<()> {
     if model.version != VERSION && model.version != VERSION_OLD {
         return Err(shape(
             "version",
@@ -66,10 +68,44 @@ fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
             ),
         ));
     }
+    Ok(())
+}
+
+fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
+    check_version(model)?;
     if let Some(out) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
         return Ok(out);
     }
     place(model, &layout::compute(model)?)
+}
+
+/// Streams the bytes [`Nav2File::write`] gives to `out`: [`Nav2File::write_to`] and
+/// [`nav_core::Format::write_to`].
+///
+/// The game's layout is computed first (refusing offsets and sizes that do not fit), then every
+/// record is placed once into a window that holds one section (the FileHeader with the
+/// ChunkDescs, one chunk, one IslandGraph, the SearchSpace, the ConnectTileInfo) and discarded,
+/// which refuses every field that does not fit its bits; only then is each section placed again
+/// and handed to `out` as soon as it is complete. A refusal therefore comes before any byte is
+/// written, and the memory held is the largest section, not the file. A model that keeps a
+/// stored layout is written whole first (its layout is kept only when the written bytes read
+/// back as the model), then handed over in one `write_all`.
+pub fn stream(model: &Nav2File, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use nav_core::error::refusal;
+    check_version(model).map_err(refusal)?;
+    if let Some(bytes) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
+        return out.write_all(&bytes);
+    }
+    let l = layout::compute(model).map_err(refusal)?;
+    let mut dry = Out::window(&l, Sink::Discard);
+    place_into(model, &l, &mut dry)
+        .and_then(|()| dry.finish())
+        .map_err(refusal)?;
+    let mut o = Out::window(&l, Sink::Stream(out));
+    match place_into(model, &l, &mut o).and_then(|()| o.finish()) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(o.io_error.take().unwrap_or_else(|| refusal(e))),
+    }
 }
 
 /// The bytes of `model` laid out with `stored`, when that layout still describes the model:
@@ -110,24 +146,124 @@ fn shape(field: impl fmt::Display, message: impl fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
 }
 
-/// The output buffer: records are put at absolute offsets, whole, as their zerocopy bytes. A
-/// scratch buffer, reused, assembles the variable-length blocks.
-struct Out {
-    buf: Vec<u8>,
-    scratch: Vec<u8>,
+/// Where placed bytes go.
+enum Sink<'w> {
+    /// One buffer of the file's length (`write`).
+    Buffer,
+    /// A window per section, checked and dropped (the refusal pass of [`stream`]).
+    Discard,
+    /// A window per section, handed to the writer once complete.
+    Stream(&'w mut dyn std::io::Write),
 }
 
-impl Out {
-    /// The `len` bytes at `at`, or an error naming `field` when they are past the file.
+/// The output: records are put at absolute offsets, whole, as their zerocopy bytes. A scratch
+/// buffer, reused, assembles the variable-length blocks.
+///
+/// `buf` holds the bytes from `base` on: the whole file for [`Sink::Buffer`], the current
+/// section otherwise (it grows as records land in it, up to the file's length). Sections come
+/// in file order; [`Out::section`] hands the previous one over.
+struct Out<'w> {
+    buf: Vec<u8>,
+    base: u64,
+    /// The file's length: nothing is placed past it.
+    length: u64,
+    scratch: Vec<u8>,
+    sink: Sink<'w>,
+    /// The writer's error, when handing a section over failed.
+    io_error: Option<std::io::Error>,
+}
+
+impl<'w> Out<'w> {
+    /// A buffer for the whole file.
+    fn buffer(length: usize) -> Self {
+        Out {
+            buf: vec![0u8; length],
+            base: 0,
+            length: length as u64,
+            scratch: Vec::with_capacity(64),
+            sink: Sink::Buffer,
+            io_error: None,
+        }
+    }
+
+    /// A section window for the file `l` describes.
+    fn window(l: &StoredLayout, sink: Sink<'w>) -> Self {
+        Out {
+            buf: Vec::new(),
+            base: 0,
+            length: u64::from(l.length),
+            scratch: Vec::with_capacity(64),
+            sink,
+            io_error: None,
+        }
+    }
+
+    /// Starts the section at `start`: hands over the bytes placed so far and the zero bytes up to
+    /// `start`. A no-op for the whole-file buffer.
+    fn section(&mut self, start: u64) -> Result<()> {
+        if matches!(self.sink, Sink::Buffer) {
+            return Ok(());
+        }
+        let end = self.base + self.buf.len() as u64;
+        if start < end || start > self.length {
+            return Err(shape(
+                "layout",
+                format!("a section at {start:#x} does not follow the one that ends at {end:#x}"),
+            ));
+        }
+        let buf = core::mem::take(&mut self.buf);
+        self.emit(&buf)?;
+        self.buf = buf;
+        self.buf.clear();
+        self.zeros(start - end)?;
+        self.base = start;
+        Ok(())
+    }
+
+    /// Hands over the last section and the zero bytes up to the file's length.
+    fn finish(&mut self) -> Result<()> {
+        let start = self.length;
+        self.section(start)
+    }
+
+    fn zeros(&mut self, mut n: u64) -> Result<()> {
+        const ZEROS: [u8; 256] = [0; 256];
+        while n > 0 {
+            let k = n.min(ZEROS.len() as u64);
+            self.emit(ZEROS.get(..usize::try_from(k).unwrap_or(0)).unwrap_or(&[]))?;
+            n -= k;
+        }
+        Ok(())
+    }
+
+    fn emit(&mut self, bytes: &[u8]) -> Result<()> {
+        if let Sink::Stream(w) = &mut self.sink {
+            if let Err(e) = w.write_all(bytes) {
+                self.io_error = Some(e);
+                return Err(shape("output", "the writer failed"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The `len` bytes at `at`, or an error naming `field` when they are past the file (or
+    /// before the current section).
     #[inline]
     fn slot(&mut self, at: u64, len: usize, field: impl fmt::Display) -> Result<&mut [u8]> {
-        let total = self.buf.len();
-        let range = usize::try_from(at)
-            .ok()
-            .and_then(|s| s.checked_add(len).map(|e| s..e));
-        match range.and_then(|r| self.buf.get_mut(r)) {
+        let range = at
+            .checked_sub(self.base)
+            .and_then(|s| usize::try_from(s).ok())
+            .and_then(|s| s.checked_add(len).map(|e| s..e))
+            .filter(|r| self.base + r.end as u64 <= self.length);
+        let Some(range) = range else {
+            return Err(past_the_file(field, len, at, self.length));
+        };
+        if range.end > self.buf.len() {
+            self.buf.resize(range.end, 0);
+        }
+        match self.buf.get_mut(range) {
             Some(slot) => Ok(slot),
-            None => Err(past_the_file(field, len, at, total)),
+            None => Err(past_the_file(field, len, at, self.length)),
         }
     }
 
@@ -212,7 +348,7 @@ impl Fill<'_> {
 }
 
 #[cold]
-fn past_the_file(field: impl fmt::Display, len: usize, at: u64, total: usize) -> Error {
+fn past_the_file(field: impl fmt::Display, len: usize, at: u64, total: u64) -> Error {
     shape(
         field,
         format!(
@@ -245,14 +381,31 @@ fn words(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Puts every record of `m` where `l` says.
+/// Puts every record of `m` where `l` says, in one buffer of the file's length.
 pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
     let length = l.length as usize;
     if length > MAX_FILE_LEN {
-        return Err(shape(
-            "stored length",
-            format!("{length} bytes is more than the {MAX_FILE_LEN} bytes this crate writes"),
-        ));
+        return Err(too_long(length));
+    }
+    let mut o = Out::buffer(length);
+    place_into(m, l, &mut o)?;
+    Ok(o.buf)
+}
+
+#[cold]
+fn too_long(length: usize) -> Error {
+    shape(
+        "stored length",
+        format!("{length} bytes is more than the {MAX_FILE_LEN} bytes this crate writes"),
+    )
+}
+
+/// Puts every record of `m` where `l` says into `o`, section by section in file order (which
+/// the game's layout follows; a stored layout is only ever placed into one whole buffer).
+fn place_into(m: &Nav2File, l: &StoredLayout, o: &mut Out<'_>) -> Result<()> {
+    let length = l.length as usize;
+    if length > MAX_FILE_LEN {
+        return Err(too_long(length));
     }
     if l.data_chunks.len() != m.data_chunks.len()
         || l.island_graphs.len() != m.island_graphs.len()
@@ -264,10 +417,6 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
             "the stored layout has a different number of chunks or sections than the model",
         ));
     }
-    let mut o = Out {
-        buf: vec![0u8; length],
-        scratch: Vec::with_capacity(64),
-    };
 
     // FileHeader.
     let graph_count = len_u8(m.island_graphs.len(), "IslandGraphCount")?;
@@ -295,6 +444,7 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
     h.extend(m.weight_denominator.to_le_bytes());
     h.extend([m.feature_flags, graph_count, m.pre2014_unknown_index, 0]);
     h.extend(m.header_tail);
+    o.section(0)?;
     o.put_bytes(0, &h, "FileHeader")?;
 
     // ChunkDescs.
@@ -319,6 +469,7 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
         for (i, (dc, dl)) in m.data_chunks.iter().zip(&l.data_chunks).enumerate() {
             let c = dl.chunks.get(kind).copied().unwrap_or_default();
             let ctx = format_args!("data_chunks[{i}] chunk type {ty}");
+            o.section(at)?;
             let head = ChunkHeader {
                 chunk_type: U32::new(ty),
                 next_chunk_offset: U32::new(c.next_chunk_offset),
@@ -328,10 +479,10 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
             o.put(at, &head, ctx)?;
             let p = at + u64::from(c.data_offset);
             let r = match kind {
-                0 => navigation_graph(&mut o, p, &dc.navigation_graph, dl),
-                1 => navmesh_chunk(&mut o, p, &dc.navmesh_chunk, dl),
-                2 => segment_chunk(&mut o, p, &dc.segment_chunk, dl),
-                _ => segment_graph(&mut o, p, &dc.segment_graph, dl),
+                0 => navigation_graph(o, p, &dc.navigation_graph, dl),
+                1 => navmesh_chunk(o, p, &dc.navmesh_chunk, dl),
+                2 => segment_chunk(o, p, &dc.segment_chunk, dl),
+                _ => segment_graph(o, p, &dc.segment_graph, dl),
             };
             r.map_err(|e| e.within(format_args!("data_chunks[{i}] chunk type {ty}")))?;
             at += u64::from(c.next_chunk_offset);
@@ -341,16 +492,19 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
     // IslandGraphs.
     let mut at = u64::from(l.island_graphs_offset);
     for (i, (g, gl)) in m.island_graphs.iter().zip(&l.island_graphs).enumerate() {
-        island_graph(&mut o, at, g, gl).map_err(|e| e.within(format_args!("IslandGraphs[{i}]")))?;
+        o.section(at)?;
+        island_graph(o, at, g, gl).map_err(|e| e.within(format_args!("IslandGraphs[{i}]")))?;
         at += u64::from(gl.offsets[0]);
     }
 
     if let (Some(ss), Some(sl)) = (&m.search_space, &l.search_space) {
-        search_space(&mut o, u64::from(l.search_space_offset), ss, sl)
+        o.section(u64::from(l.search_space_offset))?;
+        search_space(o, u64::from(l.search_space_offset), ss, sl)
             .map_err(|e| e.within("SearchSpace"))?;
     }
     if let (Some(c), Some(cl)) = (&m.connect_tile_info, &l.connect_tile_info) {
-        connect_tile_info(&mut o, u64::from(l.connect_tile_info_offset), c, cl)
+        o.section(u64::from(l.connect_tile_info_offset))?;
+        connect_tile_info(o, u64::from(l.connect_tile_info_offset), c, cl)
             .map_err(|e| e.within("ConnectTileInfo"))?;
     }
     for (i, r) in l.residue.iter().enumerate() {
@@ -360,5 +514,5 @@ pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
             format_args!("stored residue[{i}]"),
         )?;
     }
-    Ok(o.buf)
+    Ok(())
 }

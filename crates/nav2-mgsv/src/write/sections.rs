@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn island_graph(
-    o: &mut Out,
+    o: &mut Out<'_>,
     g: u64,
     ig: &IslandGraph,
     l: &IslandGraphLayout,
@@ -98,7 +98,7 @@ pub(super) fn island_graph(
 }
 
 pub(super) fn search_space(
-    o: &mut Out,
+    o: &mut Out<'_>,
     s: u64,
     ss: &SearchSpace,
     l: &SearchSpaceLayout,
@@ -156,7 +156,7 @@ pub(super) fn search_space(
 }
 
 pub(super) fn connect_tile_info(
-    o: &mut Out,
+    o: &mut Out<'_>,
     c: u64,
     t: &ConnectTileInfo,
     l: &[u16; 3],
