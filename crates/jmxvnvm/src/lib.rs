@@ -59,7 +59,7 @@ pub use model::{
 pub use query::RegionId;
 pub use validate::validate;
 pub use view::NavMeshTerrainView;
-pub use write::{write, write_to, write_view};
+pub use write::{write, write_into, write_to, write_view};
 
 impl<'a> NavMeshTerrainView<'a> {
     /// Parses a whole `.nvm` file into a view: every count and size checked against the bytes.
@@ -115,6 +115,10 @@ impl Format for Nvm {
 
     fn write(&self, model: &Self::Model) -> Result<Vec<u8>> {
         write(model)
+    }
+
+    fn write_into(&self, model: &Self::Model, out: &mut Vec<u8>) -> Result<()> {
+        write_into(model, out)
     }
 
     fn write_to(&self, model: &Self::Model, out: &mut dyn std::io::Write) -> std::io::Result<()> {

@@ -235,19 +235,29 @@ impl Records<'_> {
 /// Serialises a model. Refuses counts over their field's range, fixed maps of the wrong size, and
 /// 8-byte tiles without plane maps (no file has that layout).
 pub fn write(model: &NavMeshTerrain) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    write_into(model, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`write`] into `out`, replacing its contents and reusing its memory (`navkit rewrite` hands
+/// over the input's buffer). Every refusal comes before the first byte, so on error `out` is
+/// left as it was.
+pub fn write_into(model: &NavMeshTerrain, out: &mut Vec<u8>) -> Result<()> {
     let plan = Plan::new(model)?;
     let size = model.encoded_len();
-    let mut w = Records {
-        out: None,
-        buf: Vec::with_capacity(size),
-    };
+    let mut buf = core::mem::take(out);
+    buf.clear();
+    buf.reserve(size);
+    let mut w = Records { out: None, buf };
     plan.emit(model, &mut w).map_err(|e| match refused(&e) {
         Some(refusal) => refusal.clone(),
         // Without an output, nothing else can fail.
         None => Error::unrepresentable(FORMAT, "output", e),
     })?;
     debug_assert_eq!(w.buf.len(), size);
-    Ok(w.buf)
+    *out = w.buf;
+    Ok(())
 }
 
 /// Streams a model to `out`: the bytes of [`write`], record by record. What `write` refuses is

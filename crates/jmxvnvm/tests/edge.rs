@@ -570,3 +570,20 @@ fn generated_regions_differ_validate_clean_and_round_trip() {
     }
     assert_eq!(write(&generated(3)).unwrap(), write(&generated(3)).unwrap());
 }
+
+#[test]
+fn write_into_reuses_the_buffer_and_gives_write_s_bytes() {
+    use jmxvnvm::build::town;
+    let model = town(jmxvnvm::RegionId(0x61a8));
+    let expected = write(&model).unwrap();
+    let mut buf = vec![0xAA; 300_000];
+    let capacity = buf.capacity();
+    Nvm.write_into(&model, &mut buf).unwrap();
+    assert_bytes_eq!(&buf, &expected);
+    assert_eq!(buf.capacity(), capacity, "the buffer's memory is reused");
+    // Every refusal comes before the first byte: the buffer is left as it was.
+    let mut broken = model;
+    broken.height_map.pop();
+    assert!(Nvm.write_into(&broken, &mut buf).is_err());
+    assert_bytes_eq!(&buf, &expected);
+}
