@@ -18,14 +18,14 @@ fn walk(bytes: &[u8]) -> u64 {
     let view = NavMeshTerrainView::parse(bytes).unwrap();
     let mut acc = 0u64;
     for o in view.objects() {
-        acc = acc.wrapping_add(u64::from(o.record.resource_id.get()));
-        for l in o.linked_edges {
+        acc = acc.wrapping_add(u64::from(o.record().resource_id.get()));
+        for l in o.linked_edges() {
             acc = acc.wrapping_add(l.edge_index.get() as u64);
         }
     }
     for c in view.cells() {
-        acc = acc.wrapping_add(u64::from(c.record.min[0].get().to_bits()));
-        for i in c.object_indices {
+        acc = acc.wrapping_add(u64::from(c.record().min[0].get().to_bits()));
+        for i in c.object_indices() {
             acc = acc.wrapping_add(u64::from(i.get()));
         }
     }

@@ -684,6 +684,74 @@ pub fn legacy(region: RegionId, with_planes: bool) -> NavMeshTerrain {
         .build()
 }
 
+/// A region made from `seed`, for tests and benchmarks that need many different files (5,000
+/// regions in `examples/regions.rs`): its own hills, blocked patches, textures, water planes and
+/// 4 to 19 objects, some linked in pairs. The same seed always gives the same bytes; the region id
+/// follows the seed over the map's 256 × 128 regions.
+pub fn generated(seed: u32) -> NavMeshTerrain {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+    let [lo, hi, ..] = seed.to_le_bytes();
+    let region = RegionId::from_xz(lo, hi & 0x7f);
+    // Exact small numbers (multiples of 1/8), so the heights are the same on every platform.
+    let base = 50.0 + rng.below(400) as f32;
+    let (sx, sz) = (
+        rng.below(9) as f32 * 0.125 - 0.5,
+        rng.below(9) as f32 * 0.125 - 0.5,
+    );
+    let (cx, cz, amp) = (
+        rng.below(97) as f32,
+        rng.below(97) as f32,
+        rng.below(200) as f32,
+    );
+    let mut b = TerrainBuilder::new(region)
+        .block_size([8, 16, 32][rng.below(3) as usize])
+        .heights(move |x, z| {
+            let (fx, fz) = (x as f32, z as f32);
+            let d = ((fx - cx) * (fx - cx) + (fz - cz) * (fz - cz)) / 1024.0;
+            let bump = if d < 1.0 {
+                amp * (1.0 - d) * (1.0 - d)
+            } else {
+                0.0
+            };
+            base + sx * fx + sz * fz + bump
+        });
+    let texture = u16::try_from(rng.below(16)).unwrap_or(0);
+    b = b.textures(move |x, z| texture + u16::from((x / 24 + z / 24) % 2 == 1));
+    for _ in 0..rng.below(6) {
+        let (x, z) = (rng.below(90) as usize, rng.below(90) as usize);
+        let (w, h) = (1 + rng.below(12) as usize, 1 + rng.below(12) as usize);
+        b = b.block_tiles(x, z, x + w, z + h);
+    }
+    if rng.below(3) == 0 {
+        let (x, z) = (rng.below(6) as usize, rng.below(6) as usize);
+        b = b.plane(x, z, PlaneType::WATER, base + 0.5);
+    }
+    b = b.plane_height(800.0);
+    let count = 4 + u16::try_from(rng.below(16)).unwrap_or(0);
+    for k in 0..count {
+        let x = 20.0 + rng.below(1880) as f32;
+        let z = 20.0 + rng.below(1880) as f32;
+        // Every odd object is linked to the one before it (edge 1 to edge 3).
+        let i = i16::try_from(k).unwrap_or(i16::MAX);
+        let links: &[(i16, i16, i16)] = if k % 2 == 1 { &[(i - 1, 3, 1)] } else { &[] };
+        b = b.object(
+            obj(
+                400 + rng.below(3000),
+                [x, base, z],
+                rng.below(628) as f32 / 100.0,
+                0x0100 + k,
+                k % 4 != 0,
+                false,
+                k % 3 == 0,
+                region.0,
+                links,
+            ),
+            4.0 + rng.below(40) as f32,
+        );
+    }
+    b.build()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

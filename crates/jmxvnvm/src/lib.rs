@@ -8,7 +8,8 @@
 //! left after the edges.
 //!
 //! - [`NavMeshTerrainView::parse`] gives a zero-copy view; [`NavMeshTerrain::from_view`] an
-//!   owned [`NavMeshTerrain`]; [`write`](fn@write) writes it back byte for byte.
+//!   owned [`NavMeshTerrain`]; [`write`](fn@write) writes it back byte for byte, and
+//!   [`write_to`](fn@write_to) streams the same bytes to any `std::io::Write`.
 //! - [`validate`](fn@validate) lists semantic problems (indices out of range, inconsistent edges);
 //!   [`fix::fix`] mends the ones it can (`navkit fix`).
 //! - [`TerrainBuilder`] builds whole regions; [`RegionId`] and the query methods of
@@ -58,7 +59,7 @@ pub use model::{
 pub use query::RegionId;
 pub use validate::validate;
 pub use view::NavMeshTerrainView;
-pub use write::{write, write_view};
+pub use write::{write, write_into, write_to, write_view};
 
 impl<'a> NavMeshTerrainView<'a> {
     /// Parses a whole `.nvm` file into a view: every count and size checked against the bytes.
@@ -114,6 +115,14 @@ impl Format for Nvm {
 
     fn write(&self, model: &Self::Model) -> Result<Vec<u8>> {
         write(model)
+    }
+
+    fn write_into(&self, model: &Self::Model, out: &mut Vec<u8>) -> Result<()> {
+        write_into(model, out)
+    }
+
+    fn write_to(&self, model: &Self::Model, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_to(model, out)
     }
 
     fn write_view(&self, view: &Self::View<'_>) -> Result<Vec<u8>> {

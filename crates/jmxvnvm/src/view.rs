@@ -113,22 +113,42 @@ pub struct TileRecord {
     pub texture_id: U16,
 }
 
-/// An object entry: its fixed record and its links, both borrowed.
+/// An object entry: its fixed record and its links, both borrowed (made only by the parser).
 #[derive(Debug, Clone, Copy)]
 pub struct ObjView<'a> {
-    /// The fixed part.
-    pub record: &'a ObjRecord,
-    /// The `LinkedEdge` entries (`record.linked_edge_count` of them).
-    pub linked_edges: &'a [LinkedEdgeRecord],
+    record: &'a ObjRecord,
+    linked_edges: &'a [LinkedEdgeRecord],
 }
 
-/// A cell: its fixed record and its object indices, both borrowed.
+impl<'a> ObjView<'a> {
+    /// The fixed part.
+    pub fn record(&self) -> &'a ObjRecord {
+        self.record
+    }
+
+    /// The `LinkedEdge` entries (`record().linked_edge_count` of them).
+    pub fn linked_edges(&self) -> &'a [LinkedEdgeRecord] {
+        self.linked_edges
+    }
+}
+
+/// A cell: its fixed record and its object indices, both borrowed (made only by the parser).
 #[derive(Debug, Clone, Copy)]
 pub struct CellView<'a> {
+    record: &'a CellRecord,
+    object_indices: &'a [U16],
+}
+
+impl<'a> CellView<'a> {
     /// The rectangle and the object-index count.
-    pub record: &'a CellRecord,
-    /// The `ObjectIndex` list (`record.object_count` of them).
-    pub object_indices: &'a [U16],
+    pub fn record(&self) -> &'a CellRecord {
+        self.record
+    }
+
+    /// The `ObjectIndex` list (`record().object_count` of them).
+    pub fn object_indices(&self) -> &'a [U16] {
+        self.object_indices
+    }
 }
 
 /// The tile map as borrowed records.
@@ -140,13 +160,23 @@ pub enum TileMapView<'a> {
     Legacy(&'a [U32]),
 }
 
-/// The plane maps as borrowed records.
+/// The plane maps as borrowed records (made only by the parser, 36 of each).
 #[derive(Debug, Clone, Copy)]
 pub struct PlaneMapsView<'a> {
+    types: &'a [u8],
+    heights: &'a [F32],
+}
+
+impl<'a> PlaneMapsView<'a> {
     /// `PlaneType[36]`.
-    pub types: &'a [u8],
+    pub fn types(&self) -> &'a [u8] {
+        self.types
+    }
+
     /// `PlaneHeight[36]`.
-    pub heights: &'a [F32],
+    pub fn heights(&self) -> &'a [F32] {
+        self.heights
+    }
 }
 
 /// A parsed `JMXVNVM 1000` file, borrowing the input.

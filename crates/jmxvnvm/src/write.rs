@@ -1,17 +1,27 @@
-//! The byte-exact writers: from the owned model and straight from a view.
+//! The byte-exact writers: from the owned model ([`write`] into a `Vec`, [`write_to`] into any
+//! [`std::io::Write`], one writer behind both) and straight from a view ([`write_view`]).
 //!
-//! The format has no offsets, so writing is one pass in file order. Every count is narrowed into
-//! its field with an error naming the field when it does not fit (65,536 objects, 256 object
-//! indices in a cell), and the fixed maps must have their exact sizes. The position after each
-//! section is checked against the size computed up front in debug builds.
+//! The format has no offsets, so writing is one pass in file order. Before the first byte, every
+//! count is narrowed into its field with an error naming the field when it does not fit (65,536
+//! objects, 256 object indices in a cell), and the fixed maps must have their exact sizes. Then
+//! every record goes out whole, as its zerocopy struct, through a buffer handed to the output
+//! 64 KiB at a time.
 
+use std::io;
+
+use nav_core::error::{refusal, refused};
+use nav_core::scalar::{F32, I16, I32, U16, U32};
 use nav_core::write::narrow;
-use nav_core::{ByteWriter, Error, RawF32, Result};
+use nav_core::zerocopy::{Immutable, IntoBytes};
+use nav_core::{ByteWriter, Error, Result};
 
 use crate::model::{
     HEIGHT_COUNT, NavMeshTerrain, PLANE_COUNT, TILE_COUNT, TILES_PER_SIDE, TileMap,
 };
-use crate::view::{NavMeshTerrainView, TileMapView};
+use crate::view::{
+    CellRecord, EdgeGlobalRecord, EdgeInternalRecord, LinkedEdgeRecord, NavMeshTerrainView,
+    ObjRecord, TileMapView, TileRecord,
+};
 use crate::{FORMAT, SIGNATURE};
 
 fn check_len(field: &str, len: usize, expected: usize, shape: &str) -> Result<()> {
@@ -26,145 +36,241 @@ fn check_len(field: &str, len: usize, expected: usize, shape: &str) -> Result<()
     }
 }
 
+/// The counts of the file, settled (and refused where they do not fit) before the first byte.
+struct Plan {
+    objects: u16,
+    cells: u32,
+    global_edges: u32,
+    internal_edges: u32,
+}
+
+impl Plan {
+    fn new(model: &NavMeshTerrain) -> Result<Plan> {
+        if model.layout().is_none() {
+            return Err(Error::unrepresentable(
+                FORMAT,
+                "planes",
+                "a modern tile map (8-byte tiles) needs the plane maps; only legacy files end \
+                 after the height map",
+            ));
+        }
+        check_len(
+            "tile map",
+            model.tile_map.len(),
+            TILE_COUNT,
+            &format!("{TILES_PER_SIDE} x {TILES_PER_SIDE}"),
+        )?;
+        check_len(
+            "height map",
+            model.height_map.len(),
+            HEIGHT_COUNT,
+            "97 x 97",
+        )?;
+        if let Some(p) = &model.planes {
+            check_len("plane types", p.types.len(), PLANE_COUNT, "6 x 6")?;
+            check_len("plane heights", p.heights.len(), PLANE_COUNT, "6 x 6")?;
+        }
+        let objects = narrow(FORMAT, "object count", model.objects.len())?;
+        for i in 0..model.objects.len() {
+            linked_edge_count(model, i)?;
+        }
+        let cells = narrow(FORMAT, "cell count", model.cells.len())?;
+        for i in 0..model.cells.len() {
+            object_count(model, i)?;
+        }
+        Ok(Plan {
+            objects,
+            cells,
+            global_edges: narrow(FORMAT, "global edge count", model.global_edges.len())?,
+            internal_edges: narrow(FORMAT, "internal edge count", model.internal_edges.len())?,
+        })
+    }
+
+    /// Writes the whole file, record by record.
+    fn emit(&self, model: &NavMeshTerrain, w: &mut Records<'_>) -> io::Result<()> {
+        w.bytes(SIGNATURE)?;
+        w.put(&U16::new(self.objects))?;
+        for (i, o) in model.objects.iter().enumerate() {
+            w.put(&ObjRecord {
+                resource_id: U32::new(o.resource_id),
+                local_position: o.local_position.map(F32::from),
+                is_static: I16::new(o.is_static),
+                yaw: F32::from(o.yaw),
+                uid: U16::new(o.uid),
+                unk_short01: U16::new(o.unk_short01),
+                is_big: o.is_big,
+                is_struct: o.is_struct,
+                region_id: U16::new(o.region_id),
+                linked_edge_count: U16::new(linked_edge_count(model, i).map_err(refusal)?),
+            })?;
+            w.records(&o.linked_edges, |l| LinkedEdgeRecord {
+                other_object_index: I16::new(l.other_object_index),
+                other_edge_index: I16::new(l.other_edge_index),
+                edge_index: I16::new(l.edge_index),
+            })?;
+        }
+
+        w.put(&U32::new(self.cells))?;
+        w.put(&U32::new(model.open_cell_count))?;
+        for (i, c) in model.cells.iter().enumerate() {
+            w.put(&CellRecord {
+                min: c.min.map(F32::from),
+                max: c.max.map(F32::from),
+                object_count: object_count(model, i).map_err(refusal)?,
+            })?;
+            w.records(&c.object_indices, |&o| U16::new(o))?;
+        }
+
+        w.put(&U32::new(self.global_edges))?;
+        w.records(&model.global_edges, |e| EdgeGlobalRecord {
+            min: e.min.map(F32::from),
+            max: e.max.map(F32::from),
+            flags: e.flags,
+            assoc_direction: e.assoc_direction.map(|d| d.to_le_bytes()[0]),
+            assoc_cell_index: e.assoc_cell_index.map(I16::new),
+            assoc_region_id: e.assoc_region_id.map(U16::new),
+        })?;
+        w.put(&U32::new(self.internal_edges))?;
+        w.records(&model.internal_edges, |e| EdgeInternalRecord {
+            min: e.min.map(F32::from),
+            max: e.max.map(F32::from),
+            flags: e.flags,
+            assoc_direction: e.assoc_direction.map(|d| d.to_le_bytes()[0]),
+            assoc_cell_index: e.assoc_cell_index.map(I16::new),
+        })?;
+
+        match &model.tile_map {
+            TileMap::Modern(tiles) => w.records(tiles, |t| TileRecord {
+                cell_index: I32::new(t.cell_index),
+                flags: U16::new(t.flags),
+                texture_id: U16::new(t.texture_id),
+            })?,
+            TileMap::Legacy(tiles) => w.records(tiles, |&t| U32::new(t))?,
+        }
+        w.records(&model.height_map, |&h| F32::from(h))?;
+        if let Some(p) = &model.planes {
+            w.bytes(&p.types)?;
+            w.records(&p.heights, |&h| F32::from(h))?;
+        }
+        Ok(())
+    }
+}
+
+/// Object `i`'s link count, narrowed into its `u16` field.
+fn linked_edge_count(model: &NavMeshTerrain, i: usize) -> Result<u16> {
+    let n = model.objects.get(i).map_or(0, |o| o.linked_edges.len());
+    narrow(FORMAT, format_args!("objects[{i}] linked edge count"), n)
+}
+
+/// Cell `i`'s object-index count, narrowed into its `u8` field.
+fn object_count(model: &NavMeshTerrain, i: usize) -> Result<u8> {
+    let n = model.cells.get(i).map_or(0, |c| c.object_indices.len());
+    narrow(FORMAT, format_args!("cells[{i}] object count"), n)
+}
+
+/// How many bytes [`Records`] gathers before it hands them to an output.
+const CHUNK: usize = 64 << 10;
+
+/// Whole records converted straight into a byte buffer: the file itself for [`write`], or a
+/// chunk handed to the output of [`write_to`] whenever 64 KiB have gathered, so that an
+/// unbuffered output sees few large writes.
+struct Records<'o> {
+    out: Option<&'o mut dyn io::Write>,
+    buf: Vec<u8>,
+}
+
+impl Records<'_> {
+    /// Hands the buffer to the output once a chunk has gathered (never without an output).
+    fn spill(&mut self) -> io::Result<()> {
+        if let Some(out) = &mut self.out
+            && self.buf.len() >= CHUNK
+        {
+            out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        self.spill()
+    }
+
+    fn put<R: IntoBytes + Immutable>(&mut self, record: &R) -> io::Result<()> {
+        self.bytes(record.as_bytes())
+    }
+
+    /// One record per item, made by `record`, converted in place a chunk at a time.
+    fn records<T, R: IntoBytes + Immutable>(
+        &mut self,
+        items: &[T],
+        record: impl Fn(&T) -> R,
+    ) -> io::Result<()> {
+        let size = size_of::<R>();
+        if size == 0 {
+            return Ok(());
+        }
+        for chunk in items.chunks((CHUNK / size).max(1)) {
+            let start = self.buf.len();
+            self.buf
+                .resize(start.saturating_add(chunk.len().saturating_mul(size)), 0);
+            let fresh = self.buf.get_mut(start..).unwrap_or_default();
+            for (out, item) in fresh.chunks_exact_mut(size).zip(chunk) {
+                out.copy_from_slice(record(item).as_bytes());
+            }
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Hands what is left to the output.
+    fn finish(mut self) -> io::Result<()> {
+        match &mut self.out {
+            Some(out) => out.write_all(&self.buf),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Serialises a model. Refuses counts over their field's range, fixed maps of the wrong size, and
 /// 8-byte tiles without plane maps (no file has that layout).
 pub fn write(model: &NavMeshTerrain) -> Result<Vec<u8>> {
-    let Some(layout) = model.layout() else {
-        return Err(Error::unrepresentable(
-            FORMAT,
-            "planes",
-            "a modern tile map (8-byte tiles) needs the plane maps; only legacy files end after \
-             the height map",
-        ));
-    };
-    check_len(
-        "tile map",
-        model.tile_map.len(),
-        TILE_COUNT,
-        &format!("{TILES_PER_SIDE} x {TILES_PER_SIDE}"),
-    )?;
-    check_len(
-        "height map",
-        model.height_map.len(),
-        HEIGHT_COUNT,
-        "97 x 97",
-    )?;
-    if let Some(p) = &model.planes {
-        check_len("plane types", p.types.len(), PLANE_COUNT, "6 x 6")?;
-        check_len("plane heights", p.heights.len(), PLANE_COUNT, "6 x 6")?;
-    }
+    let mut bytes = Vec::new();
+    write_into(model, &mut bytes)?;
+    Ok(bytes)
+}
 
+/// [`write`] into `out`, replacing its contents and reusing its memory (`navkit rewrite` hands
+/// over the input's buffer). Every refusal comes before the first byte, so on error `out` is
+/// left as it was.
+pub fn write_into(model: &NavMeshTerrain, out: &mut Vec<u8>) -> Result<()> {
+    let plan = Plan::new(model)?;
     let size = model.encoded_len();
-    let mut w = ByteWriter::with_capacity(size);
-    w.bytes(SIGNATURE);
-    w.u16(narrow(FORMAT, "object count", model.objects.len())?);
-    for (i, o) in model.objects.iter().enumerate() {
-        w.u32(o.resource_id);
-        for c in o.local_position {
-            w.f32(c);
-        }
-        w.i16(o.is_static).f32(o.yaw).u16(o.uid).u16(o.unk_short01);
-        w.u8(o.is_big).u8(o.is_struct).u16(o.region_id);
-        w.u16(narrow(
-            FORMAT,
-            format_args!("objects[{i}] linked edge count"),
-            o.linked_edges.len(),
-        )?);
-        for l in &o.linked_edges {
-            w.i16(l.other_object_index)
-                .i16(l.other_edge_index)
-                .i16(l.edge_index);
-        }
-    }
-
-    w.u32(narrow(FORMAT, "cell count", model.cells.len())?);
-    w.u32(model.open_cell_count);
-    for (i, c) in model.cells.iter().enumerate() {
-        put2(&mut w, c.min);
-        put2(&mut w, c.max);
-        w.u8(narrow(
-            FORMAT,
-            format_args!("cells[{i}] object count"),
-            c.object_indices.len(),
-        )?);
-        for &o in &c.object_indices {
-            w.u16(o);
-        }
-    }
-
-    w.u32(narrow(
-        FORMAT,
-        "global edge count",
-        model.global_edges.len(),
-    )?);
-    for e in &model.global_edges {
-        put2(&mut w, e.min);
-        put2(&mut w, e.max);
-        w.u8(e.flags);
-        put_dir(&mut w, e.assoc_direction);
-        w.i16(e.assoc_cell_index[0]).i16(e.assoc_cell_index[1]);
-        w.u16(e.assoc_region_id[0]).u16(e.assoc_region_id[1]);
-    }
-    w.u32(narrow(
-        FORMAT,
-        "internal edge count",
-        model.internal_edges.len(),
-    )?);
-    for e in &model.internal_edges {
-        put2(&mut w, e.min);
-        put2(&mut w, e.max);
-        w.u8(e.flags);
-        put_dir(&mut w, e.assoc_direction);
-        w.i16(e.assoc_cell_index[0]).i16(e.assoc_cell_index[1]);
-    }
-
-    // The fixed maps are most of the file: reserve each one and fill it in place, which is many
-    // times faster than appending 18,000 small values one by one.
-    let tail_start = w.len();
-    match &model.tile_map {
-        TileMap::Modern(tiles) => {
-            for (out, t) in reserve(&mut w, tiles.len(), 8).zip(tiles) {
-                out[..4].copy_from_slice(&t.cell_index.to_le_bytes());
-                out[4..6].copy_from_slice(&t.flags.to_le_bytes());
-                out[6..].copy_from_slice(&t.texture_id.to_le_bytes());
-            }
-        }
-        TileMap::Legacy(tiles) => {
-            for (out, t) in reserve(&mut w, tiles.len(), 4).zip(tiles) {
-                out.copy_from_slice(&t.to_le_bytes());
-            }
-        }
-    }
-    put_floats(&mut w, &model.height_map);
-    if let Some(p) = &model.planes {
-        w.bytes(&p.types);
-        put_floats(&mut w, &p.heights);
-    }
-    debug_assert_eq!(w.len() - tail_start, layout.tail_len());
-    debug_assert_eq!(w.len(), size);
-    Ok(w.into_inner())
+    let mut buf = core::mem::take(out);
+    buf.clear();
+    buf.reserve(size);
+    let mut w = Records { out: None, buf };
+    plan.emit(model, &mut w).map_err(|e| match refused(&e) {
+        Some(refusal) => refusal.clone(),
+        // Without an output, nothing else can fail.
+        None => Error::unrepresentable(FORMAT, "output", e),
+    })?;
+    debug_assert_eq!(w.buf.len(), size);
+    *out = w.buf;
+    Ok(())
 }
 
-/// Appends `count` zeroed records of `size` bytes and hands them out to be filled.
-fn reserve(w: &mut ByteWriter, count: usize, size: usize) -> core::slice::ChunksExactMut<'_, u8> {
-    let start = w.len();
-    w.fill(0, count.saturating_mul(size));
-    let tail = w.as_mut_slice().get_mut(start..).unwrap_or_default();
-    tail.chunks_exact_mut(size)
-}
-
-fn put_floats(w: &mut ByteWriter, values: &[RawF32]) {
-    for (out, v) in reserve(w, values.len(), 4).zip(values) {
-        out.copy_from_slice(&v.to_bits().to_le_bytes());
-    }
-}
-
-fn put2(w: &mut ByteWriter, v: [RawF32; 2]) {
-    w.f32(v[0]).f32(v[1]);
-}
-
-fn put_dir(w: &mut ByteWriter, d: [i8; 2]) {
-    w.bytes(&[d[0].to_le_bytes()[0], d[1].to_le_bytes()[0]]);
+/// Streams a model to `out`: the bytes of [`write`], record by record. What `write` refuses is
+/// refused ([`std::io::ErrorKind::InvalidData`] carrying the [`nav_core::Error`]) before anything
+/// is written.
+pub fn write_to(model: &NavMeshTerrain, out: &mut dyn io::Write) -> io::Result<()> {
+    let plan = Plan::new(model).map_err(refusal)?;
+    let mut w = Records {
+        out: Some(out),
+        buf: Vec::with_capacity(CHUNK.min(model.encoded_len())),
+    };
+    plan.emit(model, &mut w)?;
+    w.finish()
 }
 
 /// Serialises straight from a view, record by record (no model in between).
@@ -173,12 +279,12 @@ pub fn write_view(view: &NavMeshTerrainView<'_>) -> Result<Vec<u8>> {
     w.bytes(SIGNATURE);
     w.u16(narrow(FORMAT, "object count", view.objects().len())?);
     for o in view.objects() {
-        w.put(o.record).put(o.linked_edges);
+        w.put(o.record()).put(o.linked_edges());
     }
     w.u32(narrow(FORMAT, "cell count", view.cells().len())?);
     w.u32(view.open_cell_count());
     for c in view.cells() {
-        w.put(c.record).put(c.object_indices);
+        w.put(c.record()).put(c.object_indices());
     }
     w.u32(narrow(
         FORMAT,
@@ -198,7 +304,7 @@ pub fn write_view(view: &NavMeshTerrainView<'_>) -> Result<Vec<u8>> {
     };
     w.put(view.height_map());
     if let Some(p) = view.planes() {
-        w.put(p.types).put(p.heights);
+        w.put(p.types()).put(p.heights());
     }
     debug_assert_eq!(w.len(), view.data().len());
     Ok(w.into_inner())

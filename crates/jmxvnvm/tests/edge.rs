@@ -510,3 +510,80 @@ fn region_ids_and_world_positions() {
     assert_eq!(jangan.neighbour(-1, 1), RegionId(0x62a7));
     assert_eq!(jangan.to_string(), "0x61a8 (x 168, z 97)");
 }
+
+#[test]
+fn write_to_streams_write_s_bytes_and_refuses_before_the_first_byte() {
+    use jmxvnvm::build::{generated, legacy, town};
+    use jmxvnvm::{RegionId, write_to};
+    for model in [
+        town(RegionId(0x61a8)),
+        legacy(RegionId(0x11a5), true),
+        legacy(RegionId(0x1f29), false),
+        generated(7),
+    ] {
+        let mut out = Vec::new();
+        write_to(&model, &mut out).unwrap();
+        assert_bytes_eq!(&out, &write(&model).unwrap());
+    }
+    // Refusals found only at the last object or cell still come before any byte.
+    let mut object = town(RegionId(0x61a8));
+    let last_object = object.objects.len() - 1;
+    let link = jmxvnvm::LinkedEdge {
+        other_object_index: 0,
+        other_edge_index: 0,
+        edge_index: 0,
+    };
+    object.objects[last_object].linked_edges = vec![link; 65_536];
+    let mut cell = town(RegionId(0x61a8));
+    let last_cell = cell.cells.len() - 1;
+    cell.cells[last_cell].object_indices = vec![0; 256];
+    for (model, message) in [
+        (
+            object,
+            format!("jmxvnvm: objects[{last_object}] linked edge count: 65536 does not fit"),
+        ),
+        (
+            cell,
+            format!("jmxvnvm: cells[{last_cell}] object count: 256 does not fit"),
+        ),
+    ] {
+        let mut out = Vec::new();
+        let err = write_to(&model, &mut out).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+        let refused = nav_core::error::refused(&err).unwrap();
+        assert_eq!(refused, &write(&model).unwrap_err());
+        assert!(refused.to_string().starts_with(&message), "{refused}");
+        assert!(out.is_empty(), "{} bytes before the refusal", out.len());
+    }
+}
+
+#[test]
+fn generated_regions_differ_validate_clean_and_round_trip() {
+    use jmxvnvm::build::generated;
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..12 {
+        let model = generated(seed);
+        assert!(validate(&model).is_empty(), "seed {seed}");
+        let bytes = write(&model).unwrap();
+        assert_eq!(roundtrip_bytes(&Nvm, &bytes).unwrap(), model, "seed {seed}");
+        assert!(seen.insert(bytes), "seed {seed} repeats an earlier region");
+    }
+    assert_eq!(write(&generated(3)).unwrap(), write(&generated(3)).unwrap());
+}
+
+#[test]
+fn write_into_reuses_the_buffer_and_gives_write_s_bytes() {
+    use jmxvnvm::build::town;
+    let model = town(jmxvnvm::RegionId(0x61a8));
+    let expected = write(&model).unwrap();
+    let mut buf = vec![0xAA; 300_000];
+    let capacity = buf.capacity();
+    Nvm.write_into(&model, &mut buf).unwrap();
+    assert_bytes_eq!(&buf, &expected);
+    assert_eq!(buf.capacity(), capacity, "the buffer's memory is reused");
+    // Every refusal comes before the first byte: the buffer is left as it was.
+    let mut broken = model;
+    broken.height_map.pop();
+    assert!(Nvm.write_into(&broken, &mut buf).is_err());
+    assert_bytes_eq!(&buf, &expected);
+}

@@ -28,6 +28,10 @@ fn samples_are_current() {
     for (name, model) in samples() {
         let bytes = write(&model).unwrap();
         assert!(bytes.len() < 256 * 1024, "{name} is {} bytes", bytes.len());
+        // Every writer (view, model, streaming) gives the sample's bytes back.
+        let back = nav_core::oracle::roundtrip_bytes(&Nvm, &bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(back, model, "{name}");
         let path = dir.join(name);
         if let Err(e) = nav_core::testing::golden_file(&path, &bytes) {
             stale.push(e);

@@ -34,20 +34,20 @@ fn bench(c: &mut Criterion) {
         .sample_size(20)
         .measurement_time(std::time::Duration::from_secs(3));
     g.bench_function("parse", |b| {
-        b.iter(|| NavView::parse(black_box(&bytes)).map(|v| v.nodes.len()))
+        b.iter(|| NavView::parse(black_box(&bytes)).map(|v| v.nodes().len()))
     });
     g.bench_function("parse+walk", |b| {
         b.iter(|| {
             let v = NavView::parse(black_box(&bytes)).expect("corpus file parses");
             let mut sum = 0u64;
-            for n in v.nodes {
+            for n in v.nodes() {
                 sum =
                     sum.wrapping_add(u64::from(n.first_link.get()) + u64::from(n.num_links.get()));
             }
-            for l in v.links {
+            for l in v.links() {
                 sum = sum.wrapping_add(u64::from(l.target.get()) ^ u64::from(l.traversal.get()));
             }
-            for o in v.origins {
+            for o in v.origins() {
                 sum = sum.wrapping_add(u64::from(o.x.get().to_bits()));
             }
             sum

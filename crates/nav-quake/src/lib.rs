@@ -15,6 +15,7 @@
 //! - [`NavView`]: zero-copy records over the input ([`NavView::parse`]).
 //! - [`NavFile`]: the owned model, to edit or to build from scratch.
 //! - [`write()`]: the byte-exact writer; `write(parse(b)) == b` for every valid file.
+//!   [`write_to()`] streams the same bytes to any `std::io::Write`.
 //!
 //! [`validate()`] checks the indices between the arrays; [`fix()`] drops links to nodes that no
 //! longer exist and re-packs the node link ranges after a hand edit (what `navkit fix` runs).
@@ -57,7 +58,7 @@ pub use model::{
 };
 pub use validate::validate;
 pub use view::NavView;
-pub use write::write;
+pub use write::{write, write_to};
 
 use nav_core::{Finding, Format, Result, Summary};
 
@@ -103,6 +104,10 @@ impl Format for Quake {
 
     fn write(&self, model: &NavFile) -> Result<Vec<u8>> {
         write(model)
+    }
+
+    fn write_to(&self, model: &NavFile, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_to(model, out)
     }
 
     fn write_view(&self, view: &NavView<'_>) -> Result<Vec<u8>> {

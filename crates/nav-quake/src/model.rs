@@ -322,9 +322,9 @@ impl NavFile {
     /// Copies a view.
     pub fn from_view(view: &NavView<'_>) -> Self {
         let nodes = view
-            .nodes
+            .nodes()
             .iter()
-            .zip(view.origins)
+            .zip(view.origins())
             .map(|(n, o)| Node {
                 flags: n.flags.get(),
                 num_links: n.num_links.get(),
@@ -334,7 +334,7 @@ impl NavFile {
             })
             .collect();
         let links = view
-            .links
+            .links()
             .iter()
             .map(|l| Link {
                 target: l.target.get(),
@@ -343,7 +343,7 @@ impl NavFile {
                 traversal: l.traversal.get(),
             })
             .collect();
-        let traversals = match view.traversals {
+        let traversals = match view.traversals() {
             Traversals::Plain(s) => s
                 .iter()
                 .map(|t| Traversal {
@@ -363,7 +363,7 @@ impl NavFile {
                 })
                 .collect(),
         };
-        let edicts = match view.edicts {
+        let edicts = match view.edicts() {
             Edicts::V12(s) => s
                 .iter()
                 .map(|e| Edict {
@@ -405,9 +405,9 @@ impl NavFile {
                 .collect(),
         };
         NavFile {
-            magic: view.layout.magic(),
-            version: view.layout.version(),
-            heuristic: view.heuristic.map(RawF32::from),
+            magic: view.layout().magic(),
+            version: view.layout().version(),
+            heuristic: view.heuristic().map(RawF32::from),
             nodes,
             links,
             traversals,

@@ -12,7 +12,10 @@ use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned
 use nav_core::{ByteWriter, Cursor, ErrorKind, Result};
 
 use crate::FORMAT;
-use crate::layout::{Layout, Magic};
+use crate::layout::{EdictLayout, Layout, Magic};
+
+/// Bytes one node takes: its record and its origin.
+const NODE_AND_ORIGIN: usize = 8 + 12;
 
 /// The five header fields every version has (20 bytes); the heuristic follows where the layout
 /// has one.
@@ -244,63 +247,52 @@ impl Edicts<'_> {
     }
 }
 
-/// A parsed file: every array borrowed from the input.
+/// A parsed file: every array borrowed from the input. Only [`NavView::parse`] makes one; the
+/// getters hand out what it checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NavView<'a> {
-    /// The five fixed header fields.
-    pub header: &'a RawHeader,
-    /// The layout the magic and version select.
-    pub layout: Layout,
-    /// The heuristic float, where the layout has one.
-    pub heuristic: Option<&'a F32>,
-    /// Nodes.
-    pub nodes: &'a [RawNode],
-    /// Node origins, one per node.
-    pub origins: &'a [RawVec3],
-    /// Links.
-    pub links: &'a [RawLink],
-    /// Traversals.
-    pub traversals: Traversals<'a>,
-    /// The stored edict count.
-    pub num_edicts: &'a U32,
-    /// Edicts.
-    pub edicts: Edicts<'a>,
+    header: &'a RawHeader,
+    layout: Layout,
+    heuristic: Option<&'a F32>,
+    nodes: &'a [RawNode],
+    origins: &'a [RawVec3],
+    links: &'a [RawLink],
+    traversals: Traversals<'a>,
+    num_edicts: &'a U32,
+    edicts: Edicts<'a>,
 }
 
 impl<'a> NavView<'a> {
     /// Parses a whole file. The file must end exactly after the last edict.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         let mut cur = Cursor::new(FORMAT, bytes);
+        // The signature first, so that a short file of another kind is called that.
+        let magic = if bytes.starts_with(&Magic::Nav3.bytes()) {
+            Magic::Nav3
+        } else {
+            Magic::Nav2
+        };
+        cur.magic(&magic.bytes(), "header", "NAV2 or NAV3")?;
+        cur.seek(0, "header")?;
         let header: &RawHeader = cur.read("header")?;
-        let magic = Magic::from_bytes(&header.magic).ok_or_else(|| {
-            nav_core::Error::new(
-                FORMAT,
-                "header",
-                ErrorKind::BadMagic {
-                    offset: 0,
-                    found: header.magic.to_vec(),
-                    expected: "NAV2 or NAV3",
-                },
-            )
-        })?;
         let version = header.version.get();
-        let layout = Layout::new(magic, version).ok_or_else(|| {
-            nav_core::Error::new(
-                FORMAT,
+        let Some(layout) = Layout::new(magic, version) else {
+            return Err(cur.fail(
                 "header",
                 ErrorKind::UnsupportedVersion {
                     offset: 4,
                     version: u64::from(version),
                     supported: magic.supported().to_string(),
                 },
-            )
-        })?;
+            ));
+        };
         let heuristic = if layout.has_heuristic() {
             Some(cur.read::<F32>("heuristic")?)
         } else {
             None
         };
-        let n = header.num_nodes.get();
+        // One count for two arrays: each node takes its record and its origin.
+        let n = cur.count(header.num_nodes.get(), NODE_AND_ORIGIN, "nodes")?;
         let nodes = cur.slice::<RawNode>(n, "nodes")?;
         let origins = cur.slice::<RawVec3>(n, "node origins")?;
         let links = cur.slice::<RawLink>(header.num_links.get(), "links")?;
@@ -313,10 +305,10 @@ impl<'a> NavView<'a> {
         let num_edicts: &U32 = cur.read("edict count")?;
         let e = num_edicts.get();
         let edicts = match layout.edict_layout() {
-            crate::layout::EdictLayout::V12 => Edicts::V12(cur.slice(e, "edicts")?),
-            crate::layout::EdictLayout::V14 => Edicts::V14(cur.slice(e, "edicts")?),
-            crate::layout::EdictLayout::V15 => Edicts::V15(cur.slice(e, "edicts")?),
-            crate::layout::EdictLayout::Nav3 => Edicts::Nav3(cur.slice(e, "edicts")?),
+            EdictLayout::V12 => Edicts::V12(cur.slice(e, "edicts")?),
+            EdictLayout::V14 => Edicts::V14(cur.slice(e, "edicts")?),
+            EdictLayout::V15 => Edicts::V15(cur.slice(e, "edicts")?),
+            EdictLayout::Nav3 => Edicts::Nav3(cur.slice(e, "edicts")?),
         };
         cur.expect_end("end of file")?;
         Ok(NavView {
@@ -330,6 +322,51 @@ impl<'a> NavView<'a> {
             num_edicts,
             edicts,
         })
+    }
+
+    /// The five fixed header fields.
+    pub fn header(&self) -> &'a RawHeader {
+        self.header
+    }
+
+    /// The layout the magic and version select.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The heuristic float, where the layout has one.
+    pub fn heuristic(&self) -> Option<&'a F32> {
+        self.heuristic
+    }
+
+    /// Nodes.
+    pub fn nodes(&self) -> &'a [RawNode] {
+        self.nodes
+    }
+
+    /// Node origins, one per node.
+    pub fn origins(&self) -> &'a [RawVec3] {
+        self.origins
+    }
+
+    /// Links.
+    pub fn links(&self) -> &'a [RawLink] {
+        self.links
+    }
+
+    /// Traversals, in the layout's record size.
+    pub fn traversals(&self) -> Traversals<'a> {
+        self.traversals
+    }
+
+    /// The stored edict count (the number of edicts).
+    pub fn num_edicts(&self) -> u32 {
+        self.num_edicts.get()
+    }
+
+    /// Edicts, in the layout's record.
+    pub fn edicts(&self) -> Edicts<'a> {
+        self.edicts
     }
 
     /// Writes the view's records back, in file order: the input bytes, byte for byte.

@@ -175,7 +175,7 @@ fn absurd_counts_are_refused_before_allocating() {
     let err = nav_quake::read(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "nav-quake: nodes: count 4294967295 at offset 0x14 exceeds the 4 bytes left (8 bytes each)"
+        "nav-quake: nodes: count 4294967295 at offset 0x14 exceeds the 4 bytes left (20 bytes each)"
     );
     let bytes = header(b"NAV3", 6, 0, 0, 0)
         .f32(0.8)
@@ -199,15 +199,21 @@ fn absurd_counts_are_refused_before_allocating() {
 
 #[test]
 fn wrong_magic_and_unsupported_versions_are_refused() {
+    // A short file of another kind is named by its signature, not by its length.
     let err = nav_quake::read(b"QSNM\x02\0\0\0").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "nav-quake: header: 20 bytes needed at offset 0x0, only 8 left"
+        "nav-quake: header: magic \"QSNM\" at offset 0x0 is not NAV2 or NAV3"
     );
     let err = nav_quake::read(&header(b"QSNM", 2, 0, 0, 0).u32(0).finish()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nav-quake: header: magic \"QSNM\" at offset 0x0 is not NAV2 or NAV3"
+    );
+    let err = nav_quake::read(b"NAV3\x02\0\0\0").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nav-quake: header: 20 bytes needed at offset 0x0, only 8 left"
     );
     for (magic, version) in [
         (b"NAV2", 11u32),
@@ -296,6 +302,44 @@ fn writer_refuses_what_the_layout_cannot_hold() {
             .unwrap_err()
             .to_string()
             .contains("has no known layout")
+    );
+}
+
+#[test]
+fn write_to_streams_write_s_bytes_and_refuses_before_the_first_byte() {
+    for (magic, version) in common::all_versions() {
+        let file = common::room(magic, version);
+        let mut out = Vec::new();
+        nav_quake::write_to(&file, &mut out).unwrap();
+        assert_bytes_eq!(&out, &nav_quake::write(&file).unwrap());
+    }
+    // More than one batch of records per array.
+    let mut big = common::room(Magic::Nav3, 6);
+    let (node, link) = (big.nodes[0], big.links[0]);
+    let (traversal, edict) = (big.traversals[0], big.edicts[0]);
+    big.nodes.resize(1500, node);
+    big.links.resize(1300, link);
+    big.traversals.resize(600, traversal);
+    big.edicts.resize(700, edict);
+    let mut out = Vec::new();
+    nav_quake::write_to(&big, &mut out).unwrap();
+    assert_bytes_eq!(&out, &nav_quake::write(&big).unwrap());
+
+    // The last edict is of another version's form: nothing at all is written.
+    let mut f = common::room(Magic::Nav2, 15);
+    let last = f.edicts.len() - 1;
+    f.edicts[last].entity = EdictEntity::Model(1);
+    let mut out = Vec::new();
+    let err = nav_quake::write_to(&f, &mut out).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    assert_eq!(
+        nav_core::error::refused(&err),
+        Some(&nav_quake::write(&f).unwrap_err())
+    );
+    assert!(
+        out.is_empty(),
+        "{} bytes written before the refusal",
+        out.len()
     );
 }
 

@@ -42,6 +42,7 @@ Examples:
   navkit validate --json de_dust2.nav
   navkit dump --flavour l4d test_box2.nav
   navkit export de_dust2.nav -o de_dust2.glb
+  navkit export navmesh/ -o exported/ --as obj
   navkit render de_dust2.nav -o de_dust2.png --size 2048
   navkit build --format nav2-mgsv level.obj -o level.nav2
   navkit export a.nvnm -o a.obj && navkit build --format nvnm-skyrim a.obj -o b.nvnm
@@ -197,17 +198,34 @@ pub(super) enum Command {
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
     },
-    /// Export the navmesh for a 3D tool: Wavefront OBJ (`.obj`) or glTF 2.0 binary (`.glb`).
+    /// Export navmeshes for a 3D tool: Wavefront OBJ (`.obj`) or glTF 2.0 binary (`.glb`).
     ///
     /// Coordinates are turned to Y-up, so the navmesh lines up with the level in Blender. OBJ has
     /// one group per attribute kind and graph links as lines; glTF has one primitive per kind with
     /// a coloured material and the kind's name in `extras`.
+    ///
+    /// One file: `-o` names the output, whose ending picks the format. Several files, a
+    /// directory, or `--as`: `-o` names a folder (made if missing) and each navmesh becomes
+    /// `<its file name>.obj|.glb` there, at its place below the directory it was found in. Files
+    /// are exported on every core; each prints `ok` or `FAIL` in input order, the last line is
+    /// `N exported, M failed`, and the exit status is 1 if any failed. In directories, files no
+    /// format recognises are skipped and counted.
     Export {
-        /// The navmesh file.
-        file: PathBuf,
-        /// Where to write; the ending picks the format (`.obj` or `.glb`).
-        #[arg(short, long, value_name = "OUT.obj|OUT.glb")]
+        /// Navmesh files and directories.
+        #[arg(required = true, value_name = "PATHS")]
+        paths: Vec<PathBuf>,
+        /// Where to write: one file's output (`OUT.obj` or `OUT.glb`), or the folder for several.
+        #[arg(short, long, value_name = "OUT.obj|OUT.glb|DIR")]
         output: PathBuf,
+        /// The format of every file written into the output folder (default `glb`).
+        #[arg(long = "as", value_enum, value_name = "KIND")]
+        kind: Option<ExportKind>,
+        /// Leave out files and folders with this name when searching directories (repeatable).
+        #[arg(long, value_name = "NAME")]
+        exclude: Vec<String>,
+        /// Files exported at once (default: one per core). Output order does not depend on it.
+        #[arg(long, value_name = "N")]
+        jobs: Option<usize>,
     },
     /// Draw the navmesh from above: PNG (`.png`) or SVG (`.svg`), coloured by attribute, with a legend.
     Render {
@@ -282,6 +300,25 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The file format `export` writes into a folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum ExportKind {
+    /// Wavefront OBJ (`.obj`).
+    Obj,
+    /// glTF 2.0 binary (`.glb`).
+    Glb,
+}
+
+impl ExportKind {
+    /// The file ending, which is also the name `--as` takes.
+    pub(super) fn ending(self) -> &'static str {
+        match self {
+            ExportKind::Obj => "obj",
+            ExportKind::Glb => "glb",
+        }
+    }
 }
 
 /// The up axis of a mesh given to `build`.

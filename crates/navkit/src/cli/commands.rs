@@ -536,35 +536,6 @@ pub(super) fn geometry_of(
         })
 }
 
-pub(super) fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
-    let kind = ending(out);
-    if kind != "obj" && kind != "glb" {
-        return Err(Failure::Usage(format!(
-            "{}: export writes .obj or .glb files",
-            out.display()
-        )));
-    }
-    let g = geometry_of(forced, path)?;
-    let source = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let bytes = if kind == "obj" {
-        crate::export::to_obj(&g, &source).into_bytes()
-    } else {
-        crate::export::to_glb(&g, &source).map_err(|e| input_error(path, e))?
-    };
-    write_out(out, &bytes)?;
-    eprintln!(
-        "navkit: wrote {} ({} polygons, {} graph nodes, {} graph links)",
-        out.display(),
-        g.polygons.len(),
-        g.nodes.len(),
-        g.links.len()
-    );
-    Ok(())
-}
-
 pub(super) fn render(
     forced: Option<&'static dyn AnyFormat>,
     path: &Path,

@@ -21,12 +21,14 @@ macro_rules! out {
 
 mod args;
 mod commands;
+mod export_cmd;
 mod output;
 
 pub use output::pretty_json;
 
 use args::{Cli, Command};
 use commands::*;
+use export_cmd::{export, export_many};
 
 /// A failed command: what to print and how to exit.
 pub(super) enum Failure {
@@ -126,7 +128,23 @@ fn run(cli: Cli) -> CmdResult {
             [one] if !one.is_dir() => validate(forced, one, json),
             _ => validate_many(forced, &paths, &exclude, json, jobs),
         },
-        Command::Export { file, output } => export(forced, &file, &output),
+        Command::Export {
+            paths,
+            output,
+            kind,
+            exclude,
+            jobs,
+        } => match (paths.as_slice(), kind) {
+            ([one], None) if !one.is_dir() => export(forced, one, &output),
+            _ => export_many(
+                forced,
+                &paths,
+                &output,
+                kind.unwrap_or(args::ExportKind::Glb),
+                &exclude,
+                jobs,
+            ),
+        },
         Command::Render { file, output, size } => render(forced, &file, &output, size),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
         Command::Extract { file, output } => extract(forced, &file, &output),

@@ -1,0 +1,185 @@
+//! `navkit export`: one navmesh to an OBJ or glTF file, or many into a folder on every core.
+
+use std::path::{Path, PathBuf};
+
+use super::output::{detect, ending, input_error, out_raw, write_out};
+use super::{CmdResult, Failure};
+use crate::registry::AnyFormat;
+use crate::walk;
+
+pub(super) fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+    let kind = ending(out);
+    if kind != "obj" && kind != "glb" {
+        return Err(Failure::Usage(format!(
+            "{}: export writes .obj or .glb files",
+            out.display()
+        )));
+    }
+    let g = super::commands::geometry_of(forced, path)?;
+    let bytes = export_bytes(&g, &kind, path).map_err(|e| input_error(path, e))?;
+    write_out(out, &bytes)?;
+    eprintln!(
+        "navkit: wrote {} ({} polygons, {} graph nodes, {} graph links)",
+        out.display(),
+        g.polygons.len(),
+        g.nodes.len(),
+        g.links.len()
+    );
+    Ok(())
+}
+
+/// The geometry as an `obj` or `glb` file, named after the navmesh it came from.
+fn export_bytes(
+    g: &nav_core::geometry::Geometry,
+    kind: &str,
+    path: &Path,
+) -> Result<Vec<u8>, String> {
+    let source = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if kind == "obj" {
+        Ok(crate::export::to_obj(g, &source).into_bytes())
+    } else {
+        crate::export::to_glb(g, &source).map_err(|e| e.to_string())
+    }
+}
+
+/// What exporting one file of a batch gave.
+enum Exported {
+    /// The file could not be read.
+    Unreadable(String),
+    /// No format recognises the file.
+    Unrecognised,
+    /// The format, and the polygon count written or why nothing was.
+    Done(&'static str, Result<usize, String>),
+}
+
+/// `navkit export` over several files or directories into the folder `out_dir`, on `jobs`
+/// threads, reported in input order.
+pub(super) fn export_many(
+    forced: Option<&'static dyn AnyFormat>,
+    paths: &[PathBuf],
+    out_dir: &Path,
+    kind: super::args::ExportKind,
+    exclude: &[String],
+    jobs: Option<usize>,
+) -> CmdResult {
+    let ext = kind.ending();
+    if matches!(ending(out_dir).as_str(), "obj" | "glb") {
+        return Err(Failure::Usage(format!(
+            "{}: several navmeshes are exported into a folder; name one with -o (and the \
+             format with --as obj|glb)",
+            out_dir.display()
+        )));
+    }
+    if out_dir.exists() && !out_dir.is_dir() {
+        return Err(Failure::Usage(format!(
+            "{}: not a folder; several navmeshes are exported into a folder",
+            out_dir.display()
+        )));
+    }
+    // Each input with its output: `<file name>.<ext>`, below the folder at the place the file
+    // has below the directory it was found in. Two inputs may not share an output.
+    let mut jobs_list: Vec<((PathBuf, bool), PathBuf)> = Vec::new();
+    let mut taken = std::collections::HashMap::new();
+    for root in paths {
+        for (file, named) in
+            walk::files(std::slice::from_ref(root), exclude).map_err(Failure::Input)?
+        {
+            let rel = if named {
+                PathBuf::from(file.file_name().unwrap_or_default())
+            } else {
+                file.strip_prefix(root).unwrap_or(&file).to_path_buf()
+            };
+            let mut name = rel.into_os_string();
+            name.push(".");
+            name.push(ext);
+            let out = out_dir.join(name);
+            if let Some(other) = taken.insert(out.clone(), file.clone()) {
+                return Err(Failure::Usage(format!(
+                    "{} and {} would both be exported to {}",
+                    other.display(),
+                    file.display(),
+                    out.display()
+                )));
+            }
+            jobs_list.push(((file, named), out));
+        }
+    }
+    let mut progress = walk::Progress::new(jobs_list.len());
+    let (mut exported, mut failed, mut skipped) = (0usize, 0usize, 0usize);
+    let work = |((path, _), out): &((PathBuf, bool), PathBuf)| {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return Exported::Unreadable(format!("cannot read: {e}")),
+        };
+        let Some(format) = detect(forced, path, &bytes) else {
+            return Exported::Unrecognised;
+        };
+        let written = (|| {
+            let g = format
+                .geometry(&bytes)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("{} has no geometry mapping yet", format.name()))?;
+            let file = export_bytes(&g, ext, path)?;
+            if let Some(parent) = out.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            write_out(out, &file).map_err(|f| match f {
+                Failure::Input(msg) | Failure::Usage(msg) => msg,
+                Failure::Reported => format!("{}: not written", out.display()),
+            })?;
+            Ok(g.polygons.len())
+        })();
+        Exported::Done(format.name(), written)
+    };
+    walk::for_each_ordered(
+        &jobs_list,
+        walk::threads(jobs),
+        work,
+        |((path, named), out), result| {
+            progress.step(&path.display().to_string());
+            let (format, outcome) = match result {
+                Exported::Unreadable(e) => (None, Err(e)),
+                // In directories, only files with a known signature or ending are exported.
+                Exported::Unrecognised if !*named => {
+                    skipped += 1;
+                    return;
+                }
+                Exported::Unrecognised => {
+                    (None, Err("not a format this build recognises".to_string()))
+                }
+                Exported::Done(format, outcome) => (Some(format), outcome),
+            };
+            progress.clear();
+            let fmt = format.map(|f| format!(" ({f})")).unwrap_or_default();
+            match outcome {
+                Ok(polygons) => {
+                    exported += 1;
+                    out!(
+                        "ok    {}{fmt} -> {}, {polygons} polygons",
+                        path.display(),
+                        out.display()
+                    );
+                }
+                Err(e) => {
+                    failed += 1;
+                    out!("FAIL  {}{fmt}: {e}", path.display());
+                }
+            }
+        },
+    );
+    progress.clear();
+    if skipped > 0 {
+        let s = if skipped == 1 { "" } else { "s" };
+        out!("{skipped} file{s} skipped: no format recognises them");
+    }
+    out!("{exported} exported, {failed} failed");
+    if failed > 0 {
+        Err(Failure::Reported)
+    } else {
+        Ok(())
+    }
+}
