@@ -151,6 +151,22 @@ pub trait Format {
         None
     }
 
+    /// Reads the model from `input`, which holds `len` bytes (a file's length): for files too
+    /// large to hold twice. A refusal is [`std::io::ErrorKind::InvalidData`] carrying the
+    /// [`crate::Error`] a read of the bytes gives ([`crate::error::refused`] takes it out);
+    /// errors of `input` itself come back as they are. The default reads every byte into
+    /// memory and then calls [`Format::read`], dropping the bytes before it returns; a
+    /// container whose parts can be read one at a time overrides it, so that the model is all
+    /// it holds.
+    fn read_from(&self, input: &mut dyn std::io::Read, len: u64) -> std::io::Result<Self::Model> {
+        // The length only sizes the first allocation; a file that is shorter or longer than
+        // it says is read to its end all the same.
+        let first = usize::try_from(len.min(1 << 30)).unwrap_or(0);
+        let mut bytes = Vec::with_capacity(first);
+        input.read_to_end(&mut bytes)?;
+        self.read(&bytes).map_err(crate::error::refusal)
+    }
+
     /// Parses and copies into the model in one step.
     fn read(&self, bytes: &[u8]) -> Result<Self::Model> {
         let view = self.parse(bytes)?;

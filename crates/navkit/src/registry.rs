@@ -77,6 +77,15 @@ pub trait AnyFormat: Sync {
     /// read, so a rewrite holds one file-sized buffer instead of two ([`Format::write_into`]).
     /// On error `bytes` holds unspecified bytes.
     fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error>;
+    /// [`AnyFormat::rewrite`] from a reader of `len` bytes to a writer ([`Format::read_from`],
+    /// [`Format::write_to`]): for files too large to hold beside their model. A refusal is
+    /// [`std::io::ErrorKind::InvalidData`] carrying the [`Error`].
+    fn rewrite_stream(
+        &self,
+        input: &mut dyn std::io::Read,
+        len: u64,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()>;
     /// The full round-trip oracle, on the file and on every part inside it.
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure>;
     /// Semantic findings.
@@ -183,6 +192,16 @@ where
     fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error> {
         let model = self.read(bytes)?;
         self.write_into(&model, bytes)
+    }
+
+    fn rewrite_stream(
+        &self,
+        input: &mut dyn std::io::Read,
+        len: u64,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let model = self.read_from(input, len)?;
+        self.write_to(&model, out)
     }
 
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure> {

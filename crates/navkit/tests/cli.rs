@@ -149,6 +149,60 @@ fn rewrite_writes_the_same_bytes() {
 }
 
 #[test]
+fn rewrite_stream_writes_the_same_bytes_for_every_format() {
+    // One sample per format folder, through the streaming reader and writer that files of
+    // 64 MiB or more take (the Skyrim plugin's reads record by record).
+    let mut checked = 0;
+    for dir in ["quake", "source", "source2", "mgsv", "skyrim", "silkroad"] {
+        let mut files: Vec<_> = std::fs::read_dir(workspace().join("samples").join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for file in &files {
+            let out = temp(&format!("streamed-{dir}"));
+            let o = navkit(&[
+                "rewrite",
+                "--stream",
+                file.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ]);
+            assert!(o.status.success(), "{}: {}", file.display(), stderr(&o));
+            assert_eq!(
+                std::fs::read(&out).unwrap(),
+                std::fs::read(file).unwrap(),
+                "{}",
+                file.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} samples");
+}
+
+#[test]
+fn rewrite_stream_names_the_field_of_a_broken_plugin() {
+    let plugin = std::fs::read(workspace().join("samples/skyrim/navkit_room.esp")).unwrap();
+    let cut = temp("cut.esp");
+    std::fs::write(&cut, &plugin[..plugin.len() - 7]).unwrap();
+    let out = temp("cut-out.esp");
+    let o = navkit(&[
+        "rewrite",
+        "--stream",
+        cut.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cut.esp") && err.contains("offset 0x"),
+        "{err}"
+    );
+}
+
+#[test]
 fn validate_exits_1_on_errors() {
     let json = temp("broken.json");
     let broken = temp("broken.nav");

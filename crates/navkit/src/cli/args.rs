@@ -113,12 +113,19 @@ pub(super) enum Command {
         output: PathBuf,
     },
     /// Parse a file into the model and write it out again.
+    ///
+    /// Files of 64 MiB or more (a whole game's plugin) are read and written as streams, so the
+    /// model is about all the memory the command holds; smaller ones are read whole, which is
+    /// faster.
     Rewrite {
         /// The navmesh file.
         file: PathBuf,
         /// Where to write the result.
         #[arg(short, long, value_name = "OUT")]
         output: PathBuf,
+        /// Read and write as streams whatever the file's size.
+        #[arg(long)]
+        stream: bool,
     },
     /// Check that files survive parse and write byte for byte (directories are searched).
     ///

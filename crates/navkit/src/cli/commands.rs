@@ -128,11 +128,21 @@ pub(super) fn from_json(
     write_out(out, &bytes)
 }
 
+/// Files of this size or more are rewritten as streams ([`rewrite`]).
+const STREAM_FROM: u64 = 64 << 20;
+
 pub(super) fn rewrite(
     forced: Option<&'static dyn AnyFormat>,
     path: &Path,
     out: &Path,
+    stream: bool,
 ) -> CmdResult {
+    let len = std::fs::metadata(path)
+        .map_err(|e| input_error(path, e))?
+        .len();
+    if stream || len >= STREAM_FROM {
+        return rewrite_stream(forced, path, len, out);
+    }
     let mut bytes = read(path)?;
     let format = detect_or_fail(forced, path, &bytes)?;
     // The input's buffer takes the output: one file-sized buffer, not two.
@@ -140,6 +150,45 @@ pub(super) fn rewrite(
         .rewrite_in_place(&mut bytes)
         .map_err(|e| input_error(path, e))?;
     write_out(out, &bytes)
+}
+
+/// [`rewrite`] through streams ([`AnyFormat::rewrite_stream`]): the format is picked from the
+/// file's first bytes, the model
+/// read from a buffered reader and written through a buffered
+/// writer, so a whole game's plugin is never in memory beside its model.
+fn rewrite_stream(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    len: u64,
+    out: &Path,
+) -> CmdResult {
+    use std::io::{BufReader, BufWriter, Read, Write};
+    let open = || std::fs::File::open(path).map_err(|e| input_error(path, e));
+    let mut head = Vec::new();
+    open()?
+        .take(64 << 10)
+        .read_to_end(&mut head)
+        .map_err(|e| input_error(path, e))?;
+    let format = detect_or_fail(forced, path, &head)?;
+    // A refusal names the input; any other error is one of reading or writing.
+    let failed = |e: std::io::Error| match nav_core::error::refused(&e) {
+        Some(refusal) => input_error(path, refusal),
+        None => Failure::Input(format!("{} -> {}: {e}", path.display(), out.display())),
+    };
+    let mut input = BufReader::new(open()?);
+    if out == Path::new("-") {
+        let mut stdout = std::io::stdout().lock();
+        return format
+            .rewrite_stream(&mut input, len, &mut stdout)
+            .and_then(|()| stdout.flush())
+            .map_err(failed);
+    }
+    let file = std::fs::File::create(out).map_err(|e| input_error(out, e))?;
+    let mut writer = BufWriter::with_capacity(1 << 20, file);
+    format
+        .rewrite_stream(&mut input, len, &mut writer)
+        .and_then(|()| writer.flush())
+        .map_err(failed)
 }
 
 /// What checking one file of a batch gave.

@@ -105,7 +105,11 @@ fn run(cli: Cli) -> CmdResult {
         Command::Dump { file, json } => dump(forced, &file, json),
         Command::ToJson { file, output } => to_json(forced, &file, &output),
         Command::FromJson { input, output } => from_json(forced, &input, &output),
-        Command::Rewrite { file, output } => rewrite(forced, &file, &output),
+        Command::Rewrite {
+            file,
+            output,
+            stream,
+        } => rewrite(forced, &file, &output, stream),
         Command::Roundtrip {
             paths,
             exclude,

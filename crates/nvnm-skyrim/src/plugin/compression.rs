@@ -85,6 +85,8 @@ impl PartialEq for Compression {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Compression::None, Compression::None) => true,
+            // Without this arm a stored stream would search its level just to differ from None.
+            (Compression::None, _) | (_, Compression::None) => false,
             (Compression::Stored(a), Compression::Stored(b)) if a.stream == b.stream => true,
             _ => self.resolve() == other.resolve(),
         }
