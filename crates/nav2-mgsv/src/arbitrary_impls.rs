@@ -12,7 +12,10 @@ fn bits<T: TryFrom<u32> + Default>(u: &mut Unstructured<'_>, width: u32) -> Resu
     Ok(T::try_from(v).unwrap_or_default())
 }
 
-fn small_vec<'a, T: Arbitrary<'a>>(u: &mut Unstructured<'a>, max: usize) -> Result<Vec<T>> {
+fn small_vec<'a, T: Arbitrary<'a>, C: FromIterator<T>>(
+    u: &mut Unstructured<'a>,
+    max: usize,
+) -> Result<C> {
     let n = u.int_in_range(0..=max)?;
     (0..n).map(|_| T::arbitrary(u)).collect()
 }
@@ -114,7 +117,7 @@ impl<'a> Arbitrary<'a> for Mesh {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let k = if u.ratio(1, 4)? { 4 } else { 3 };
         let nn = if u.ratio(1, 4)? { 4 } else { 3 };
-        let neighbors: Vec<NeighborNavmeshInfo> = (0..k)
+        let neighbors: ShortVec<NeighborNavmeshInfo, 4> = (0..k)
             .map(|_| Ok(NeighborNavmeshInfo(u16::arbitrary(u)?)))
             .collect::<Result<_>>()?;
         let positions = (0..k).map(|_| u8::arbitrary(u)).collect::<Result<_>>()?;

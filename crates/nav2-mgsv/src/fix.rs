@@ -649,7 +649,7 @@ fn recompute_segment_graph(
                 Some(via) => n
                     .crossing_data_chunk_links
                     .push(SegmentGraphCrossingDataChunkLink {
-                        navigation_graph_nodes: via,
+                        navigation_graph_nodes: via.into(),
                         ..l.clone()
                     }),
                 None => lost += 1,
@@ -658,7 +658,7 @@ fn recompute_segment_graph(
         for l in &o.crossing_tile_links {
             match remap_via(remap, s, &l.navigation_graph_nodes) {
                 Some(via) => n.crossing_tile_links.push(SegmentGraphCrossingTileLink {
-                    navigation_graph_nodes: via,
+                    navigation_graph_nodes: via.into(),
                     ..l.clone()
                 }),
                 None => lost += 1,

@@ -409,17 +409,19 @@ fn max_counts_fit_and_one_more_does_not() {
             edge_index: 0
         };
         255
-    ];
+    ]
+    .into();
     let sg = &mut m.data_chunks[0].segment_graph.nodes[0];
     sg.inside_links = vec![
         SegmentGraphInsideLink {
             weight: 1,
             node_index: 0,
             link_index: 0,
-            navigation_graph_nodes: vec![7; 255],
+            navigation_graph_nodes: vec![7; 255].into(),
         };
         255
-    ];
+    ]
+    .into();
     let bytes = Nav2.write(&m).unwrap();
     assert_eq!(Nav2.read(&bytes).unwrap(), m);
     m.data_chunks[0].segment_graph.nodes[0].inside_links[3]

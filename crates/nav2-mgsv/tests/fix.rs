@@ -173,7 +173,7 @@ fn a_dropped_mesh_is_mended_on_a_real_file() {
             .navmesh_chunk
             .meshes
             .iter()
-            .map(|x| (x.segment_index, x.positions.clone()))
+            .map(|x| (x.segment_index, x.positions.to_vec()))
             .collect()
     };
     let mut kept = corners(&original);

@@ -80,9 +80,9 @@ fn edit(model: &mut Nav2File, chunk: usize) {
         .push([last[0].saturating_add(2), last[1], last[2]]);
     nm.meshes.push(Mesh {
         segment_index: seg_index as u16,
-        neighbors: vec![NeighborNavmeshInfo::NONE; 3],
-        positions: vec![0, local - 1, local],
-        navigation_graph_nodes: vec![0, 0, 0],
+        neighbors: vec![NeighborNavmeshInfo::NONE; 3].into(),
+        positions: vec![0, local - 1, local].into(),
+        navigation_graph_nodes: vec![0, 0, 0].into(),
         crossing: None,
     });
 }
@@ -166,7 +166,7 @@ fn writer_refuses_what_the_format_cannot_hold() {
 
     let mut m = common::square();
     m.data_chunks[0].navigation_graph.nodes[0].inside_links =
-        vec![NavigationGraphInsideLink::default(); 256];
+        vec![NavigationGraphInsideLink::default(); 256].into();
     let e = Nav2.write(&m).unwrap_err().to_string();
     assert!(e.contains("InsideLinkCount"), "{e}");
 

@@ -66,7 +66,7 @@ pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraph
             ));
         }
         let position = positions.get(a).copied().unwrap_or_default();
-        let mut inside = Vec::with_capacity(list.len());
+        let mut inside = ShortVec::with_capacity(list.len());
         for (b, via) in list {
             let first = via.first().copied().unwrap_or_default();
             let link_index = links
@@ -77,7 +77,7 @@ pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraph
                 weight: weight(file, position, node_pos(a, first)),
                 node_index: u16::try_from(*b).unwrap_or(u16::MAX),
                 link_index: u8::try_from(link_index).unwrap_or(u8::MAX),
-                navigation_graph_nodes: via.clone(),
+                navigation_graph_nodes: via.as_slice().into(),
             });
         }
         nodes.push(SegmentGraphNode {
@@ -85,8 +85,8 @@ pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraph
             unknown: 0,
             island_graph_node_indices: [0xffff; 3],
             inside_links: inside,
-            crossing_data_chunk_links: Vec::new(),
-            crossing_tile_links: Vec::new(),
+            crossing_data_chunk_links: ShortVec::new(),
+            crossing_tile_links: ShortVec::new(),
         });
     }
     Ok(nodes)
@@ -269,7 +269,7 @@ pub fn search_space(file: &Nav2File) -> SearchSpace {
                 if !indices.is_empty() {
                     entries.push(BucketEntry {
                         data_chunk_uid: dc.uid,
-                        segment_indices: indices,
+                        segment_indices: indices.into(),
                     });
                 }
             }
@@ -279,7 +279,7 @@ pub fn search_space(file: &Nav2File) -> SearchSpace {
                 Bucket {
                     min_y,
                     max_y,
-                    entries,
+                    entries: entries.into(),
                 }
             });
         }

@@ -391,7 +391,7 @@ pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
                 position: midpoint(*k),
                 segment_index: seg_index,
                 navmesh_index: u16::try_from(last_face).unwrap_or(u16::MAX),
-                inside_links: inside,
+                inside_links: inside.into(),
                 ..NavigationGraphNode::default()
             });
         }

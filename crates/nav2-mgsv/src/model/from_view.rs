@@ -73,8 +73,8 @@ impl Nav2File {
                         .iter()
                         .map(|n| NeighborNavmeshInfo(n.get()))
                         .collect(),
-                    positions: r.positions().to_vec(),
-                    navigation_graph_nodes: r.navigation_graph_nodes().to_vec(),
+                    positions: r.positions().into(),
+                    navigation_graph_nodes: r.navigation_graph_nodes().into(),
                     crossing: r.crossing().map(|(d, t)| MeshCrossing {
                         data_chunk_ids: d.iter().map(|v| v.get()).collect(),
                         tile_ids: t.iter().map(|v| v.get()).collect(),
@@ -106,7 +106,7 @@ impl Nav2File {
                     let mut take = |k: u8| {
                         let (a, b) = lists.split_at(usize::from(k).min(lists.len()));
                         lists = b;
-                        a.to_vec()
+                        ShortVec::from(a)
                     };
                     let inside_links = l
                         .inside_links()

@@ -16,10 +16,12 @@
 use nav_core::RawF32;
 
 pub use crate::records::{VERSION, VERSION_OLD};
+pub use short_vec::ShortVec;
 pub use stored::*;
 
 mod from_view;
 pub mod layout;
+mod short_vec;
 mod stored;
 
 /// A stored position: three `u16`, decoded as `value / denominator + origin` per axis.
@@ -136,8 +138,8 @@ pub struct NavigationGraphNode {
     pub reserved_flags: u8,
     /// NavmeshIndices entry: the mesh this node belongs to.
     pub navmesh_index: u16,
-    /// Inside links (InsideLinkCount, at most 255).
-    pub inside_links: Vec<NavigationGraphInsideLink>,
+    /// Inside links (InsideLinkCount, at most 255; at most 4 in known files, held inline).
+    pub inside_links: ShortVec<NavigationGraphInsideLink, 4>,
     /// The co-located node in another segment (HasCrossingSegmentLink).
     pub crossing_segment_link: Option<u16>,
     /// HasCrossingDataChunkLink.
@@ -215,11 +217,11 @@ pub struct Mesh {
     /// SegmentIndex (12 bits): the owning segment.
     pub segment_index: u16,
     /// NeighborNavmeshInfo per side (3, or 4 with Use4NeighborInfos).
-    pub neighbors: Vec<NeighborNavmeshInfo>,
+    pub neighbors: ShortVec<NeighborNavmeshInfo, 4>,
     /// Position (vertex) indices per side, segment-local (one per neighbour).
-    pub positions: Vec<u8>,
+    pub positions: ShortVec<u8, 4>,
     /// NavigationGraph node indices (3, or 4 with Use4NavigationGraphNodes), segment-local.
-    pub navigation_graph_nodes: Vec<u8>,
+    pub navigation_graph_nodes: ShortVec<u8, 4>,
     /// NeighborDataChunkIds and NeighborTileIds: present exactly when some neighbour crosses a
     /// data chunk or a tile (or is dynamic).
     pub crossing: Option<MeshCrossing>,
@@ -240,9 +242,9 @@ impl Mesh {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct MeshCrossing {
     /// NeighborDataChunkIds (0xFFFF for unused sides).
-    pub data_chunk_ids: Vec<u16>,
+    pub data_chunk_ids: ShortVec<u16, 4>,
     /// NeighborTileIds (0 for unused sides).
-    pub tile_ids: Vec<u16>,
+    pub tile_ids: ShortVec<u16, 4>,
 }
 
 /// NeighborNavmeshInfo: `0xFFFF` = none, else `{NavmeshIndex:14, Type:2}`.
@@ -347,11 +349,11 @@ pub struct SegmentGraphNode {
     /// IslandGraphNodeIndices: one per island graph, 0xFFFF = none.
     pub island_graph_node_indices: [u16; 3],
     /// Inside links (at most 255).
-    pub inside_links: Vec<SegmentGraphInsideLink>,
+    pub inside_links: ShortVec<SegmentGraphInsideLink, 4>,
     /// Crossing-data-chunk links (at most 255).
-    pub crossing_data_chunk_links: Vec<SegmentGraphCrossingDataChunkLink>,
+    pub crossing_data_chunk_links: ShortVec<SegmentGraphCrossingDataChunkLink, 2>,
     /// Crossing-tile links (at most 255).
-    pub crossing_tile_links: Vec<SegmentGraphCrossingTileLink>,
+    pub crossing_tile_links: ShortVec<SegmentGraphCrossingTileLink, 1>,
 }
 
 /// A SegmentGraph link to another segment of the same data chunk.
@@ -366,7 +368,7 @@ pub struct SegmentGraphInsideLink {
     /// LinkIndex.
     pub link_index: u8,
     /// The NavigationGraph node indices on the border (count = NavGraphNodeIndexCount).
-    pub navigation_graph_nodes: Vec<u8>,
+    pub navigation_graph_nodes: ShortVec<u8, 16>,
 }
 
 /// A SegmentGraph link to a segment of another data chunk.
@@ -383,7 +385,7 @@ pub struct SegmentGraphCrossingDataChunkLink {
     /// LinkIndex.
     pub link_index: u8,
     /// The NavigationGraph node indices on the border.
-    pub navigation_graph_nodes: Vec<u8>,
+    pub navigation_graph_nodes: ShortVec<u8, 16>,
 }
 
 /// A SegmentGraph link to a segment of another tile.
@@ -402,7 +404,7 @@ pub struct SegmentGraphCrossingTileLink {
     /// LinkIndex.
     pub link_index: u8,
     /// The NavigationGraph node indices on the border.
-    pub navigation_graph_nodes: Vec<u8>,
+    pub navigation_graph_nodes: ShortVec<u8, 16>,
 }
 
 /// One IslandGraph: a coarse graph over the SegmentGraphs of the tile.
@@ -427,11 +429,11 @@ pub struct IslandGraphNode {
     /// Attributes (flags).
     pub attributes: u16,
     /// Crossing-data-chunk links (at most 255).
-    pub crossing_data_chunk_links: Vec<IslandGraphCrossingDataChunkLink>,
+    pub crossing_data_chunk_links: ShortVec<IslandGraphCrossingDataChunkLink, 2>,
     /// Inside links (at most 255).
-    pub inside_links: Vec<IslandGraphInsideLink>,
+    pub inside_links: ShortVec<IslandGraphInsideLink, 4>,
     /// Crossing-tile links (at most 65,535).
-    pub crossing_tile_links: Vec<IslandGraphCrossingTileLink>,
+    pub crossing_tile_links: ShortVec<IslandGraphCrossingTileLink, 8>,
     /// LowGraphNodeLinks entry.
     pub low_graph_node_link: LowGraphNodeLink,
     /// SegmentCounts entry.
@@ -544,7 +546,7 @@ pub struct Bucket {
     /// MaxY.
     pub max_y: u8,
     /// Entries (at most 65,535).
-    pub entries: Vec<BucketEntry>,
+    pub entries: ShortVec<BucketEntry, 2>,
 }
 
 /// One bucket entry: the segments of one data chunk in the block.
@@ -555,7 +557,7 @@ pub struct BucketEntry {
     /// DataChunkUid.
     pub data_chunk_uid: DataChunkUid,
     /// Segment indices.
-    pub segment_indices: Vec<u16>,
+    pub segment_indices: ShortVec<u16, 8>,
 }
 
 /// ConnectTileInfo, from the community template only (no known file has one).

@@ -99,8 +99,8 @@ pub fn data_chunk(index: u16, positions: &[Position], faces: &[[u8; 3]]) -> Data
         meshes.push(Mesh {
             segment_index: 0,
             neighbors,
-            positions: f.to_vec(),
-            navigation_graph_nodes: face_nodes[fi].to_vec(),
+            positions: f.to_vec().into(),
+            navigation_graph_nodes: face_nodes[fi].to_vec().into(),
             crossing: None,
         });
     }
@@ -200,7 +200,7 @@ pub fn search_space(f: &Nav2File) -> SearchSpace {
                 .iter()
                 .map(|d| BucketEntry {
                     data_chunk_uid: d.uid,
-                    segment_indices: vec![0],
+                    segment_indices: vec![0].into(),
                 })
                 .collect(),
         }],
@@ -247,14 +247,14 @@ pub fn crossing() -> Nav2File {
     m.neighbors[1] = NeighborNavmeshInfo::new(1, NeighborKind::CrossingDataChunk);
     m.neighbors[0] = NeighborNavmeshInfo::new(7, NeighborKind::CrossingTile);
     m.crossing = Some(MeshCrossing {
-        data_chunk_ids: vec![2, 0, 0xffff],
-        tile_ids: vec![TILE + 1, 0, 0],
+        data_chunk_ids: vec![2, 0, 0xffff].into(),
+        tile_ids: vec![TILE + 1, 0, 0].into(),
     });
     // A quad face with a fourth node on its own segment-local node 0.
     a.navmesh_chunk.meshes[1]
         .neighbors
         .push(NeighborNavmeshInfo::NONE);
-    a.navmesh_chunk.meshes[1].positions = vec![0, 1, 2, 3];
+    a.navmesh_chunk.meshes[1].positions = vec![0, 1, 2, 3].into();
     a.navmesh_chunk.meshes[1].navigation_graph_nodes.push(0);
     let ng = &mut a.navigation_graph;
     ng.nodes[1].crossing_data_chunk_link = Some(NavigationGraphCrossingDataChunkLink {
@@ -275,7 +275,7 @@ pub fn crossing() -> Nav2File {
             weight: 300,
             node_index: 0,
             link_index: 1,
-            navigation_graph_nodes: vec![1],
+            navigation_graph_nodes: vec![1].into(),
         });
     sg.crossing_tile_links.push(SegmentGraphCrossingTileLink {
         tile_id: TILE + 1,
@@ -283,7 +283,7 @@ pub fn crossing() -> Nav2File {
         weight: 500,
         node_index: 0x0fff,
         link_index: 2,
-        navigation_graph_nodes: vec![0, 1, 2],
+        navigation_graph_nodes: vec![0, 1, 2].into(),
     });
     f.data_chunks = vec![b, a];
     f.data_chunks.sort_by_key(|d| d.uid.index());
@@ -303,12 +303,13 @@ pub fn crossing() -> Nav2File {
                 node_index: 1,
             },
         ];
-        g.nodes[1].crossing_tile_links = vec![IslandGraphCrossingTileLink(1 << 14 | 1)];
+        g.nodes[1].crossing_tile_links = vec![IslandGraphCrossingTileLink(1 << 14 | 1)].into();
         g.nodes[0].crossing_data_chunk_links = vec![IslandGraphCrossingDataChunkLink {
             data_chunk_uid: f.data_chunks[1].uid,
             weight: 40,
             node_index: 1,
-        }];
+        }]
+        .into();
         f.island_graphs.push(g);
     }
     f.search_space = Some(search_space(&f));

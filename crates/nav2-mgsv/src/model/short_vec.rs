@@ -1,0 +1,259 @@
+//! [`ShortVec`]: the list type of the model's short per-record lists (a node's links, a mesh's
+//! sides), kept inside the record up to `N` items so that copying a file into the model does not
+//! allocate once per record.
+
+use smallvec::SmallVec;
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+/// A list that holds up to `N` items inside its record and moves to the heap beyond that.
+///
+/// It reads like a `Vec<T>`: it derefs to a slice (`len`, `iter`, indexing, `to_vec`), has
+/// `push`, `pop`, `insert`, `remove`, `retain`, `clear`, `extend`, is built from a `Vec`, an
+/// array, a slice or an iterator, compares with them, prints with `{:?}` exactly as a `Vec`, and
+/// (with the `serde` feature) is a plain sequence, so the JSON of a model does not depend on it.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShortVec<T, const N: usize>(SmallVec<[T; N]>);
+
+impl<T, const N: usize> ShortVec<T, N> {
+    /// An empty list.
+    pub const fn new() -> Self {
+        ShortVec(SmallVec::new_const())
+    }
+    /// An empty list with room for `n` items (on the heap only beyond `N`).
+    pub fn with_capacity(n: usize) -> Self {
+        ShortVec(SmallVec::with_capacity(n))
+    }
+    /// Appends an item.
+    pub fn push(&mut self, value: T) {
+        self.0.push(value);
+    }
+    /// Removes and returns the last item.
+    pub fn pop(&mut self) -> Option<T> {
+        self.0.pop()
+    }
+    /// Inserts an item at `index`, shifting the later ones; panics if `index > len`, like
+    /// `Vec::insert`.
+    pub fn insert(&mut self, index: usize, value: T) {
+        self.0.insert(index, value);
+    }
+    /// Removes and returns the item at `index`; panics if `index >= len`, like `Vec::remove`.
+    pub fn remove(&mut self, index: usize) -> T {
+        self.0.remove(index)
+    }
+    /// Keeps the items for which `f` returns true, in order.
+    pub fn retain(&mut self, f: impl FnMut(&mut T) -> bool) {
+        self.0.retain(f);
+    }
+    /// Drops every item past the first `len`.
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+    /// Removes every item.
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+    /// The items as a slice.
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+    /// The items as a mutable slice.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+    /// The items as a `Vec`.
+    pub fn into_vec(self) -> Vec<T> {
+        self.0.into_vec()
+    }
+    /// Whether the items have moved to the heap (more than `N` of them at some point).
+    pub fn spilled(&self) -> bool {
+        self.0.spilled()
+    }
+}
+
+impl<T: Clone, const N: usize> ShortVec<T, N> {
+    /// Appends clones of the items of a slice.
+    pub fn extend_from_slice(&mut self, items: &[T]) {
+        self.0.extend(items.iter().cloned());
+    }
+    /// Cuts the list to `len` items or fills it up to `len` with clones of `value`.
+    pub fn resize(&mut self, len: usize, value: T) {
+        self.0.resize(len, value);
+    }
+}
+
+impl<T, const N: usize> Default for ShortVec<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T, const N: usize> Deref for ShortVec<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T, const N: usize> DerefMut for ShortVec<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.0
+    }
+}
+
+impl<T, const N: usize> AsRef<[T]> for ShortVec<T, N> {
+    fn as_ref(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T: fmt::Debug, const N: usize> fmt::Debug for ShortVec<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T, const N: usize> Extend<T> for ShortVec<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        self.0.extend(iter);
+    }
+}
+
+impl<'a, T: Copy + 'a, const N: usize> Extend<&'a T> for ShortVec<T, N> {
+    fn extend<I: IntoIterator<Item = &'a T>>(&mut self, iter: I) {
+        self.0.extend(iter.into_iter().copied());
+    }
+}
+
+impl<T, const N: usize> FromIterator<T> for ShortVec<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        ShortVec(iter.into_iter().collect())
+    }
+}
+
+impl<T, const N: usize> From<Vec<T>> for ShortVec<T, N> {
+    fn from(v: Vec<T>) -> Self {
+        ShortVec(if v.len() <= N {
+            v.into_iter().collect()
+        } else {
+            SmallVec::from_vec(v)
+        })
+    }
+}
+
+impl<T, const N: usize, const M: usize> From<[T; M]> for ShortVec<T, N> {
+    fn from(a: [T; M]) -> Self {
+        a.into_iter().collect()
+    }
+}
+
+impl<T: Clone, const N: usize> From<&[T]> for ShortVec<T, N> {
+    fn from(s: &[T]) -> Self {
+        ShortVec(SmallVec::from(s))
+    }
+}
+
+impl<T, const N: usize> From<ShortVec<T, N>> for Vec<T> {
+    fn from(v: ShortVec<T, N>) -> Self {
+        v.into_vec()
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<Vec<T>> for ShortVec<T, N> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T]> for ShortVec<T, N> {
+    fn eq(&self, other: &[T]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<T: PartialEq, const N: usize, const M: usize> PartialEq<[T; M]> for ShortVec<T, N> {
+    fn eq(&self, other: &[T; M]) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T, const N: usize> IntoIterator for ShortVec<T, N> {
+    type Item = T;
+    type IntoIter = smallvec::IntoIter<[T; N]>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a ShortVec<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a mut ShortVec<T, N> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize, const N: usize> serde::Serialize for ShortVec<T, N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, T: serde::Deserialize<'de>, const N: usize> serde::Deserialize<'de> for ShortVec<T, N> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<T>::deserialize(deserializer).map(ShortVec::from)
+    }
+}
+
+#[cfg(feature = "arbitrary")]
+impl<'a, T: arbitrary::Arbitrary<'a>, const N: usize> arbitrary::Arbitrary<'a> for ShortVec<T, N> {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
+        Vec::<T>::arbitrary(u).map(ShortVec::from)
+    }
+    fn arbitrary_take_rest(u: arbitrary::Unstructured<'a>) -> arbitrary::Result<Self> {
+        Vec::<T>::arbitrary_take_rest(u).map(ShortVec::from)
+    }
+    fn size_hint(depth: usize) -> (usize, Option<usize>) {
+        Vec::<T>::size_hint(depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_like_a_vec() {
+        let mut v: ShortVec<u16, 2> = ShortVec::new();
+        assert!(v.is_empty());
+        v.push(1);
+        v.push(2);
+        assert!(!v.spilled());
+        v.push(3);
+        assert!(v.spilled());
+        assert_eq!(v, vec![1, 2, 3]);
+        assert_eq!(v[2], 3);
+        assert_eq!(format!("{v:?}"), format!("{:?}", vec![1u16, 2, 3]));
+        assert_eq!(format!("{v:#?}"), format!("{:#?}", vec![1u16, 2, 3]));
+        let w: ShortVec<u16, 2> = vec![1, 2, 3].into();
+        assert_eq!(v, w);
+        assert_eq!(v.remove(0), 1);
+        v.insert(0, 9);
+        v.retain(|x| *x != 2);
+        assert_eq!(v, [9, 3]);
+        assert_eq!(Vec::from(v.clone()), vec![9, 3]);
+        v.extend([4, 5]);
+        assert_eq!(v.iter().copied().sum::<u16>(), 21);
+        assert_eq!(v.into_iter().collect::<Vec<_>>(), vec![9, 3, 4, 5]);
+    }
+}
