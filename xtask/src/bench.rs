@@ -157,6 +157,7 @@ impl Bench {
         ])?;
         let _ = std::fs::remove_file(&out);
         let _ = std::fs::remove_file(&json);
+        let scale = self.scale(&navkit, &measure)?;
         let what = |cmd: &str| format!("`navkit {cmd}` {name} ({size} B), whole process");
         let figure =
             |(ms, kib): (f64, u64)| format!("{ms:.1} ms, {:.1} MiB peak", kib as f64 / 1024.0);
@@ -165,7 +166,7 @@ impl Bench {
             peer_read.0,
             peer_read.1 as f64 / 1024.0
         );
-        Ok(vec![
+        let mut rows = vec![
             Row {
                 what: what("info"),
                 figure: figure(info),
@@ -186,9 +187,94 @@ impl Bench {
                 figure: figure(from_json),
                 peer: String::new(),
             },
+        ];
+        rows.extend(scale);
+        Ok(rows)
+    }
+
+    /// Whole-process runs at a whole game's scale, on inputs navkit's own examples make: a
+    /// directory of 5,000 Silkroad regions (`navkit roundtrip` over it, on every core) and a
+    /// Skyrim plugin of 20,000 navmeshes built from the corpus's (`navkit rewrite`, streamed).
+    fn scale(&self, navkit: &Path, measure: &Measure<'_>) -> Result<Vec<Row>> {
+        let dir = root().join("target").join("bench-scale");
+        let regions = dir.join("regions");
+        let plugin = dir.join("game.esp");
+        let _ = std::fs::remove_dir_all(&regions);
+        std::fs::create_dir_all(&regions).map_err(|e| format!("{}: {e}", regions.display()))?;
+        run(cargo()
+            .args([
+                "run",
+                "--release",
+                "--quiet",
+                "-p",
+                "jmxvnvm",
+                "--example",
+                "regions",
+                "--",
+            ])
+            .arg(&regions)
+            .arg("5000"))?;
+        if !plugin.is_file() {
+            run(cargo()
+                .args([
+                    "run",
+                    "--release",
+                    "--quiet",
+                    "-p",
+                    "nvnm-skyrim",
+                    "--example",
+                    "scale",
+                ])
+                .args(["--", "--build"])
+                .arg(&plugin))?;
+        }
+        let out = dir.join("rewritten.esp");
+        let roundtrip = measure(&[
+            navkit.as_os_str(),
+            "roundtrip".as_ref(),
+            regions.as_os_str(),
+        ])?;
+        let rewrite = measure(&[
+            navkit.as_os_str(),
+            "rewrite".as_ref(),
+            plugin.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ])?;
+        let size = std::fs::metadata(&plugin).map_or(0, |m| m.len());
+        let _ = std::fs::remove_file(&out);
+        let _ = std::fs::remove_dir_all(&regions);
+        let mib = |kib: u64| kib as f64 / 1024.0;
+        Ok(vec![
+            Row {
+                what: "`navkit roundtrip` over 5,000 generated Silkroad regions, whole process"
+                    .into(),
+                figure: format!(
+                    "{:.2} s, {:.1} MiB peak",
+                    roundtrip.0 / 1000.0,
+                    mib(roundtrip.1)
+                ),
+                peer: String::new(),
+            },
+            Row {
+                what: format!(
+                    "`navkit rewrite` of a game-scale plugin (20,000 navmeshes, {:.0} MiB), whole process",
+                    size as f64 / 1048576.0
+                ),
+                figure: format!(
+                    "{:.2} s, {:.0} MiB peak ({:.2} × the file)",
+                    rewrite.0 / 1000.0,
+                    mib(rewrite.1),
+                    rewrite.1 as f64 * 1024.0 / size.max(1) as f64
+                ),
+                peer: String::new(),
+            },
         ])
     }
 }
+
+/// A whole-process measurement of a command: median milliseconds and peak KiB.
+type Measure<'a> = dyn Fn(&[&std::ffi::OsStr]) -> Result<(f64, u64)> + 'a;
 
 /// One line of the performance table.
 struct Row {

@@ -227,8 +227,26 @@ pub fn incoming_dir(format_dir: &str) -> Option<PathBuf> {
 /// Every real file of one format: the corpus folder's files (skipped with a note, or a panic under
 /// `NAVKIT_REQUIRE_CORPUS`, as [`corpus_dir`] does) followed by the incoming folder's (skipped
 /// quietly). Each entry is the folder walked and the file, so names can be shown relative to it.
+///
+/// A format whose real files are all still incoming (Source 2's) has no corpus folder: when the
+/// incoming folder exists, the missing corpus folder is only a note, even under
+/// `NAVKIT_REQUIRE_CORPUS`, since files are checked all the same.
 pub fn real_files(format_dir: &str) -> Vec<(PathBuf, PathBuf)> {
-    [corpus_dir(format_dir), incoming_dir(format_dir)]
+    let incoming = incoming_dir(format_dir);
+    let corpus = if incoming.is_some() {
+        let dir = corpus_root()
+            .map(|r| r.join(format_dir))
+            .filter(|d| d.is_dir());
+        if dir.is_none() {
+            eprintln!(
+                "note: corpus folder `{format_dir}` not found; its incoming folder is checked"
+            );
+        }
+        dir
+    } else {
+        corpus_dir(format_dir)
+    };
+    [corpus, incoming]
         .into_iter()
         .flatten()
         .flat_map(|dir| {
