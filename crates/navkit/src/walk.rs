@@ -21,6 +21,19 @@ pub fn for_each_ordered<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     work: impl Fn(&T) -> R + Sync,
+    sink: impl FnMut(&T, R),
+) {
+    for_each_ordered_by_cost(items, threads, |_| 0, work, sink);
+}
+
+/// [`for_each_ordered`], starting the costliest items first (by `cost`, a file's size say; equal
+/// costs in the items' order), so that one large file left for last does not keep one thread
+/// busy while the others wait. Results still reach `sink` in the items' order.
+pub fn for_each_ordered_by_cost<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    cost: impl Fn(&T) -> u64,
+    work: impl Fn(&T) -> R + Sync,
     mut sink: impl FnMut(&T, R),
 ) {
     let threads = threads.clamp(1, items.len().max(1));
@@ -30,14 +43,15 @@ pub fn for_each_ordered<T: Sync, R: Send>(
         }
         return;
     }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| core::cmp::Reverse(items.get(i).map_or(0, &cost)));
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (tx, next, work) = (tx.clone(), &next, &work);
+            let (tx, next, work, order) = (tx.clone(), &next, &work, &order);
             scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let Some(item) = items.get(i) else { break };
                     if tx.send((i, work(item))).is_err() {
                         break;
@@ -56,6 +70,12 @@ pub fn for_each_ordered<T: Sync, R: Send>(
             }
         }
     });
+}
+
+/// A file's size, the cost [`for_each_ordered_by_cost`] schedules batches of files by (0 when
+/// it cannot be read: the work on it will say why).
+pub fn file_size(item: &(PathBuf, bool)) -> u64 {
+    std::fs::metadata(&item.0).map_or(0, |m| m.len())
 }
 
 /// Every file below the given paths: files as given, directories recursed in sorted order.
@@ -144,6 +164,29 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn costliest_items_start_first_and_results_keep_item_order() {
+        let items: Vec<u64> = (0..50).collect();
+        let started = std::sync::Mutex::new(Vec::new());
+        let mut seen = Vec::new();
+        for_each_ordered_by_cost(
+            &items,
+            2,
+            |&i| i % 10,
+            |&i| {
+                started.lock().unwrap().push(i);
+                i + 1
+            },
+            |&i, r| seen.push((i, r)),
+        );
+        assert_eq!(seen, items.iter().map(|&i| (i, i + 1)).collect::<Vec<_>>());
+        let started = started.into_inner().unwrap();
+        // The five items of cost 9 are the first five taken. Each of the two threads holds at
+        // most one item it has taken but not yet logged, so the first three logged are among
+        // the first five taken.
+        assert!(started[..3].iter().all(|i| i % 10 == 9), "{started:?}");
+    }
 
     #[test]
     fn results_come_in_item_order_on_any_number_of_threads() {

@@ -213,22 +213,34 @@ pub(super) fn roundtrip(
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut results = Vec::new();
     let check = |(path, _): &(PathBuf, bool)| {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => return Checked::Unreadable(format!("cannot read: {e}")),
-        };
-        let Some(format) = detect(forced, path, &bytes) else {
-            return Checked::Unrecognised;
-        };
-        let outcome = format.roundtrip(&bytes).map_err(|f| match f.part {
-            Some(part) => format!("{part}: {}", f.error),
-            None => f.error.to_string(),
-        });
-        Checked::Done(format.name(), outcome.map(|ok| ok.parts))
+        // Each thread reads into one buffer it keeps: a fresh file-sized buffer per file costs
+        // a map, page faults and an unmap, which threads contend on.
+        thread_local! {
+            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        BUFFER.with_borrow_mut(|bytes| {
+            bytes.clear();
+            let read = std::fs::File::open(path).and_then(|mut f| {
+                use std::io::Read;
+                f.read_to_end(bytes)
+            });
+            if let Err(e) = read {
+                return Checked::Unreadable(format!("cannot read: {e}"));
+            }
+            let Some(format) = detect(forced, path, bytes) else {
+                return Checked::Unrecognised;
+            };
+            let outcome = format.roundtrip(bytes).map_err(|f| match f.part {
+                Some(part) => format!("{part}: {}", f.error),
+                None => f.error.to_string(),
+            });
+            Checked::Done(format.name(), outcome.map(|ok| ok.parts))
+        })
     };
-    walk::for_each_ordered(
+    walk::for_each_ordered_by_cost(
         &files,
         walk::threads(jobs),
+        walk::file_size,
         check,
         |(path, named), checked| {
             progress.step(&path.display().to_string());
@@ -473,9 +485,10 @@ pub(super) fn validate_many(
                     .map_err(|e| e.to_string()),
             )
         };
-    walk::for_each_ordered(
+    walk::for_each_ordered_by_cost(
         &files,
         walk::threads(jobs),
+        walk::file_size,
         check,
         |(path, named), checked| {
             progress.step(&path.display().to_string());

@@ -135,9 +135,10 @@ pub(super) fn export_many(
         })();
         Exported::Done(format.name(), written)
     };
-    walk::for_each_ordered(
+    walk::for_each_ordered_by_cost(
         &jobs_list,
         walk::threads(jobs),
+        |(file, _)| walk::file_size(file),
         work,
         |((path, named), out), result| {
             progress.step(&path.display().to_string());
