@@ -1,4 +1,4 @@
-//! The byte-exact writers: from the owned model ([`write`] into a `Vec`, [`write_to`] into any
+//! The byte-exact writers: from the owned model ([`write()`] into a `Vec`, [`write_to`] into any
 //! [`std::io::Write`], one writer behind both) and straight from a view ([`write_view`]).
 //!
 //! The format has no offsets, so writing is one pass in file order. Before the first byte, every
@@ -171,7 +171,7 @@ fn object_count(model: &NavMeshTerrain, i: usize) -> Result<u8> {
 /// How many bytes [`Records`] gathers before it hands them to an output.
 const CHUNK: usize = 64 << 10;
 
-/// Whole records converted straight into a byte buffer: the file itself for [`write`], or a
+/// Whole records converted straight into a byte buffer: the file itself for [`write()`], or a
 /// chunk handed to the output of [`write_to`] whenever 64 KiB have gathered, so that an
 /// unbuffered output sees few large writes.
 struct Records<'o> {
@@ -240,7 +240,7 @@ pub fn write(model: &NavMeshTerrain) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// [`write`] into `out`, replacing its contents and reusing its memory (`navkit rewrite` hands
+/// [`write()`] into `out`, replacing its contents and reusing its memory (`navkit rewrite` hands
 /// over the input's buffer). Every refusal comes before the first byte, so on error `out` is
 /// left as it was.
 pub fn write_into(model: &NavMeshTerrain, out: &mut Vec<u8>) -> Result<()> {
@@ -260,7 +260,7 @@ pub fn write_into(model: &NavMeshTerrain, out: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
-/// Streams a model to `out`: the bytes of [`write`], record by record. What `write` refuses is
+/// Streams a model to `out`: the bytes of [`write()`], record by record. What `write` refuses is
 /// refused ([`std::io::ErrorKind::InvalidData`] carrying the [`nav_core::Error`]) before anything
 /// is written.
 pub fn write_to(model: &NavMeshTerrain, out: &mut dyn io::Write) -> io::Result<()> {

@@ -1,4 +1,4 @@
-//! The writer: one streaming writer behind [`write`] (into a `Vec`) and [`write_to`] (into any
+//! The writer: one streaming writer behind [`write()`] (into a `Vec`) and [`write_to`] (into any
 //! [`std::io::Write`]).
 //!
 //! Counts are the array lengths, so a model read from a file writes that file back exactly, and
@@ -275,7 +275,7 @@ pub fn write(file: &NavFile) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Streams a model to `out`: the bytes of [`write`], without holding the file in memory. A model
+/// Streams a model to `out`: the bytes of [`write()`], without holding the file in memory. A model
 /// the layout cannot hold is refused ([`std::io::ErrorKind::InvalidData`] carrying the
 /// [`nav_core::Error`]) before anything is written.
 pub fn write_to(file: &NavFile, out: &mut dyn io::Write) -> io::Result<()> {
