@@ -126,49 +126,42 @@ impl Plan {
     }
 
     /// Writes the whole file.
-    fn emit(&self, file: &NavFile, out: &mut dyn io::Write) -> io::Result<()> {
+    fn emit<W: io::Write + ?Sized>(&self, file: &NavFile, out: &mut W) -> io::Result<()> {
         out.write_all(self.header.as_bytes())?;
         if let Some(h) = self.heuristic(file).map_err(refusal)? {
             out.write_all(h.as_bytes())?;
         }
-        put_all(out, &file.nodes, |_, n| {
-            Ok(RawNode {
-                flags: U16::new(n.flags),
-                num_links: U16::new(n.num_links),
-                first_link: U16::new(n.first_link),
-                radius: U16::new(n.radius),
-            })
+        put_records(out, &file.nodes, |n| RawNode {
+            flags: U16::new(n.flags),
+            num_links: U16::new(n.num_links),
+            first_link: U16::new(n.first_link),
+            radius: U16::new(n.radius),
         })?;
-        put_all(out, &file.nodes, |_, n| Ok(raw_vec3(&n.origin)))?;
-        put_all(out, &file.links, |_, l| {
-            Ok(RawLink {
-                target: U16::new(l.target),
-                link_type: l.link_type,
-                flags: l.flags,
-                traversal: U16::new(l.traversal),
-            })
+        put_records(out, &file.nodes, |n| raw_vec3(&n.origin))?;
+        put_records(out, &file.links, |l| RawLink {
+            target: U16::new(l.target),
+            link_type: l.link_type,
+            flags: l.flags,
+            traversal: U16::new(l.traversal),
         })?;
         let plain = |t: &Traversal| RawTraversal {
             funnel: raw_vec3(&t.funnel),
             start: raw_vec3(&t.start),
             end: raw_vec3(&t.end),
         };
+        // Plan::new has checked every traversal against the layout's ladder plane.
         if self.layout.has_ladder_plane() {
-            put_all(out, &file.traversals, |i, t| {
-                let p = self.ladder_plane(file, i, t)?;
+            put_records(out, &file.traversals, |t| {
                 let RawTraversal { funnel, start, end } = plain(t);
-                Ok(RawLadderTraversal {
+                RawLadderTraversal {
                     funnel,
                     start,
                     end,
-                    ladder_plane: p.unwrap_or_else(|| raw_vec3(&Vec3::default())),
-                })
+                    ladder_plane: raw_vec3(t.ladder_plane.as_ref().unwrap_or(&Vec3::default())),
+                }
             })?;
         } else {
-            put_all(out, &file.traversals, |i, t| {
-                self.ladder_plane(file, i, t)?;
-                Ok(plain(t))
-            })?;
+            put_records(out, &file.traversals, plain)?;
         }
         out.write_all(self.num_edicts.as_bytes())?;
         let layout = self.layout.edict_layout();
@@ -243,9 +236,9 @@ fn entity_fields(file: &NavFile, layout: EdictLayout, i: usize, e: &Edict) -> Re
 }
 
 /// Writes `items` as records made by `record(index, item)`, a batch of whole records per
-/// `write_all`. A refusal from `record` (which [`Plan::new`] has already ruled out) stops it.
-fn put_all<T, R: IntoBytes + Immutable>(
-    out: &mut dyn io::Write,
+/// `write_all` (generic over the destination, so a `Vec`'s `write_all` is a plain copy). A refusal from `record` (which [`Plan::new`] has already ruled out) stops it.
+fn put_all<W: io::Write + ?Sized, T, R: IntoBytes + Immutable>(
+    out: &mut W,
     items: &[T],
     mut record: impl FnMut(usize, &T) -> Result<R>,
 ) -> io::Result<()> {
@@ -256,6 +249,22 @@ fn put_all<T, R: IntoBytes + Immutable>(
         for (i, item) in items.by_ref().take(BATCH) {
             batch.push(record(i, item).map_err(refusal)?);
         }
+        out.write_all(batch.as_slice().as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes `items` as records made by `record`, which cannot refuse: a batch of whole records
+/// per `write_all`, each batch filled in one pass the compiler can unroll.
+fn put_records<W: io::Write + ?Sized, T, R: IntoBytes + Immutable>(
+    out: &mut W,
+    items: &[T],
+    record: impl Fn(&T) -> R,
+) -> io::Result<()> {
+    let mut batch = Vec::with_capacity(items.len().min(BATCH));
+    for chunk in items.chunks(BATCH) {
+        batch.clear();
+        batch.extend(chunk.iter().map(&record));
         out.write_all(batch.as_slice().as_bytes())?;
     }
     Ok(())
