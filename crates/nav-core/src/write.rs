@@ -24,11 +24,13 @@ pub struct ByteWriter {
 
 impl ByteWriter {
     /// An empty buffer.
+    #[inline]
     pub fn new() -> Self {
         ByteWriter::default()
     }
 
     /// An empty buffer with room for `n` bytes.
+    #[inline]
     pub fn with_capacity(n: usize) -> Self {
         ByteWriter {
             buf: Vec::with_capacity(n),
@@ -37,90 +39,107 @@ impl ByteWriter {
 
     /// A writer that appends to `buf` (its bytes stay in front, its spare capacity is used
     /// first): how a writer fills a buffer the caller already holds.
+    #[inline]
     pub fn from_vec(buf: Vec<u8>) -> Self {
         ByteWriter { buf }
     }
 
     /// Bytes written so far.
+    #[inline]
     pub fn len(&self) -> usize {
         self.buf.len()
     }
 
     /// Whether nothing was written yet.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
 
     /// The bytes written so far.
+    #[inline]
     pub fn as_slice(&self) -> &[u8] {
         &self.buf
     }
 
     /// Mutable access to the bytes written so far, for patching a reserved field.
+    #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         &mut self.buf
     }
 
     /// The finished bytes.
+    #[inline]
     pub fn into_inner(self) -> Vec<u8> {
         self.buf
     }
 
     /// Appends raw bytes.
+    #[inline]
     pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
         self.buf.extend_from_slice(b);
         self
     }
 
     /// Appends any zerocopy value (a record, or a slice of records) as its bytes.
+    #[inline]
     pub fn put<T: IntoBytes + Immutable + ?Sized>(&mut self, value: &T) -> &mut Self {
         self.buf.extend_from_slice(value.as_bytes());
         self
     }
 
     /// Appends a `u8`.
+    #[inline]
     pub fn u8(&mut self, v: u8) -> &mut Self {
         self.buf.push(v);
         self
     }
 
     /// Appends a little-endian `u16`.
+    #[inline]
     pub fn u16(&mut self, v: u16) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
 
     /// Appends a little-endian `i16`.
+    #[inline]
     pub fn i16(&mut self, v: i16) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
 
     /// Appends a little-endian `u32`.
+    #[inline]
     pub fn u32(&mut self, v: u32) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
 
     /// Appends a little-endian `i32`.
+    #[inline]
     pub fn i32(&mut self, v: i32) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
 
     /// Appends a little-endian `u64`.
+    #[inline]
     pub fn u64(&mut self, v: u64) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
 
     /// Appends a float by its bits.
+    #[inline]
     pub fn f32(&mut self, v: RawF32) -> &mut Self {
         self.u32(v.0)
     }
 
     /// Appends `n` copies of `byte`.
+    #[inline]
     pub fn fill(&mut self, byte: u8, n: usize) -> &mut Self {
         self.buf.resize(self.buf.len().saturating_add(n), byte);
         self
     }
 
     /// Appends zeros up to the next multiple of `align` (counted from the start of the buffer).
+    #[inline]
     pub fn pad_to(&mut self, align: usize) -> &mut Self {
         if align > 1 {
             let rem = self.buf.len() % align;
@@ -252,9 +271,11 @@ pub trait Sink {
 }
 
 impl Sink for ByteWriter {
+    #[inline]
     fn bytes(&mut self, b: &[u8]) -> &mut Self {
         ByteWriter::bytes(self, b)
     }
+    #[inline]
     fn position(&self) -> usize {
         self.len()
     }
@@ -272,10 +293,12 @@ impl ByteCount {
 }
 
 impl Sink for ByteCount {
+    #[inline]
     fn bytes(&mut self, b: &[u8]) -> &mut Self {
         self.0 = self.0.saturating_add(b.len());
         self
     }
+    #[inline]
     fn position(&self) -> usize {
         self.0
     }
