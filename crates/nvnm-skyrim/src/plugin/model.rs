@@ -276,6 +276,21 @@ pub struct Group {
     pub items: Vec<Item>,
 }
 
+impl Group {
+    /// The group a stored header opens, with nothing in it yet: what the view's copy and the
+    /// streaming reader both start from.
+    pub(crate) fn opened_by(h: &super::view::GroupHeader) -> Group {
+        Group {
+            label: h.label.get(),
+            group_type: h.group_type.get(),
+            timestamp: h.timestamp.get(),
+            version_control: h.version_control.get(),
+            unknown: h.unknown.get(),
+            items: Vec::new(),
+        }
+    }
+}
+
 /// A group or a record.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -333,18 +348,7 @@ impl PluginFile {
             }
             match node {
                 Node::Group(g) => {
-                    let h = g.header;
-                    stack.push((
-                        g.end,
-                        Group {
-                            label: h.label.get(),
-                            group_type: h.group_type.get(),
-                            timestamp: h.timestamp.get(),
-                            version_control: h.version_control.get(),
-                            unknown: h.unknown.get(),
-                            items: Vec::new(),
-                        },
-                    ));
+                    stack.push((g.end, Group::opened_by(g.header)));
                 }
                 Node::Record(r) => {
                     let item = Item::Record(Record::from_view(r));

@@ -150,17 +150,7 @@ impl PluginFile {
                     ))
                 })?;
                 let size = check_group(h, offset, limit, stack.len()).map_err(refusal)?;
-                stack.push((
-                    offset + size,
-                    Group {
-                        label: h.label.get(),
-                        group_type: h.group_type.get(),
-                        timestamp: h.timestamp.get(),
-                        version_control: h.version_control.get(),
-                        unknown: h.unknown.get(),
-                        items: Vec::new(),
-                    },
-                ));
+                stack.push((offset + size, Group::opened_by(h)));
             } else {
                 let item = Item::Record(record(&mut src, &head, offset, limit, &mut budget)?);
                 match stack.last_mut() {
