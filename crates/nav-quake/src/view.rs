@@ -266,15 +266,16 @@ impl<'a> NavView<'a> {
     /// Parses a whole file. The file must end exactly after the last edict.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         let mut cur = Cursor::new(FORMAT, bytes);
-        // The signature first, so that a short file of another kind is called that.
-        let magic = if bytes.starts_with(&Magic::Nav3.bytes()) {
-            Magic::Nav3
-        } else {
-            Magic::Nav2
+        // The common case reads the header at once; when that fails, or the magic is neither
+        // NAV2 nor NAV3, the signature check names the failure, so that a short file of
+        // another kind is called that rather than truncated.
+        let found = cur
+            .read::<RawHeader>("header")
+            .map(|h| (h, Magic::from_bytes(&h.magic)));
+        let (header, magic) = match found {
+            Ok((header, Some(magic))) => (header, magic),
+            Ok((_, None)) | Err(_) => return Err(Self::signature_error(bytes, found.err())),
         };
-        cur.magic(&magic.bytes(), "header", "NAV2 or NAV3")?;
-        cur.seek(0, "header")?;
-        let header: &RawHeader = cur.read("header")?;
         let version = header.version.get();
         let Some(layout) = Layout::new(magic, version) else {
             return Err(cur.fail(
@@ -291,10 +292,19 @@ impl<'a> NavView<'a> {
         } else {
             None
         };
-        // One count for two arrays: each node takes its record and its origin.
-        let n = cur.count(header.num_nodes.get(), NODE_AND_ORIGIN, "nodes")?;
-        let nodes = cur.slice::<RawNode>(n, "nodes")?;
-        let origins = cur.slice::<RawVec3>(n, "node origins")?;
+        // One count for two arrays. Each checks its own size; when either does not fit, the
+        // error is the count's, measured against both (each node takes its record and its
+        // origin), out of the common path.
+        let n = header.num_nodes.get();
+        let at = cur.offset();
+        let nodes = match cur.slice::<RawNode>(n, "nodes") {
+            Ok(nodes) => nodes,
+            Err(e) => return Err(Self::node_count_error(bytes, at, n, e)),
+        };
+        let origins = match cur.slice::<RawVec3>(n, "node origins") {
+            Ok(origins) => origins,
+            Err(e) => return Err(Self::node_count_error(bytes, at, n, e)),
+        };
         let links = cur.slice::<RawLink>(header.num_links.get(), "links")?;
         let t = header.num_traversals.get();
         let traversals = if layout.has_ladder_plane() {
@@ -322,6 +332,40 @@ impl<'a> NavView<'a> {
             num_edicts,
             edicts,
         })
+    }
+
+    /// Why a file whose header did not read (`header`, when it was short) or whose magic is
+    /// unknown does not parse: a wrong signature where the first bytes are not a known one (or
+    /// a prefix of it at the end of the input), else the header's own error.
+    #[cold]
+    fn signature_error(bytes: &[u8], header: Option<nav_core::Error>) -> nav_core::Error {
+        let magic = if bytes.starts_with(&Magic::Nav3.bytes()) {
+            Magic::Nav3
+        } else {
+            Magic::Nav2
+        };
+        let mut cur = Cursor::new(FORMAT, bytes);
+        match cur.magic(&magic.bytes(), "header", "NAV2 or NAV3") {
+            Err(e) => e,
+            Ok(()) => header
+                .unwrap_or_else(|| cur.invalid("header", "the magic is neither NAV2 nor NAV3")),
+        }
+    }
+
+    /// Why the nodes and their origins (`n` of each from offset `at`) do not fit: the count
+    /// measured against both arrays, else the error of the array that did not fit.
+    #[cold]
+    fn node_count_error(
+        bytes: &[u8],
+        at: usize,
+        n: u32,
+        arrays: nav_core::Error,
+    ) -> nav_core::Error {
+        let mut cur = Cursor::new(FORMAT, bytes);
+        let counted = cur
+            .seek(at, "nodes")
+            .and_then(|()| cur.count(n, NODE_AND_ORIGIN, "nodes"));
+        counted.err().unwrap_or(arrays)
     }
 
     /// The five fixed header fields.
