@@ -72,6 +72,31 @@ pub fn for_each_ordered_by_cost<T: Sync, R: Send>(
     });
 }
 
+/// Reads the file at `path` into a buffer the calling thread keeps for its next file, and hands
+/// the bytes to `work`. A batch thread then reuses one allocation: a fresh file-sized buffer per
+/// file costs a map, page faults and an unmap, which the threads of a batch contend on (the
+/// unmap stalls the other thread's page faults).
+pub fn with_file<R>(path: &Path, work: impl FnOnce(&[u8]) -> R) -> std::io::Result<R> {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with(|buffer| {
+        // A `work` that reads another file on this thread gets a buffer of its own.
+        let mut owned;
+        let mut borrowed = buffer.try_borrow_mut();
+        let bytes: &mut Vec<u8> = match borrowed.as_deref_mut() {
+            Ok(b) => b,
+            Err(_) => {
+                owned = Vec::new();
+                &mut owned
+            }
+        };
+        bytes.clear();
+        std::io::Read::read_to_end(&mut std::fs::File::open(path)?, bytes)?;
+        Ok(work(bytes))
+    })
+}
+
 /// A file's size, the cost [`for_each_ordered_by_cost`] schedules batches of files by (0 when
 /// it cannot be read: the work on it will say why).
 pub fn file_size(item: &(PathBuf, bool)) -> u64 {
@@ -164,6 +189,27 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn with_file_reuses_its_buffer_and_reads_a_nested_file_into_its_own() {
+        let dir = std::env::temp_dir().join(format!("navkit-with-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        std::fs::write(&a, b"longer first file").unwrap();
+        std::fs::write(&b, b"short").unwrap();
+        let outer = with_file(&a, |bytes| {
+            // The thread's buffer is lent out: the nested read must not see or clobber it.
+            let inner = with_file(&b, <[u8]>::to_vec).unwrap();
+            (bytes.to_vec(), inner)
+        })
+        .unwrap();
+        assert_eq!(outer, (b"longer first file".to_vec(), b"short".to_vec()));
+        // The reused buffer holds only the second file's bytes, not the first's tail.
+        assert_eq!(with_file(&b, <[u8]>::to_vec).unwrap(), b"short");
+        let missing = with_file(&dir.join("missing"), |_| ()).unwrap_err();
+        assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn costliest_items_start_first_and_results_keep_item_order() {

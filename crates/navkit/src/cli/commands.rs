@@ -213,20 +213,7 @@ pub(super) fn roundtrip(
     let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let mut results = Vec::new();
     let check = |(path, _): &(PathBuf, bool)| {
-        // Each thread reads into one buffer it keeps: a fresh file-sized buffer per file costs
-        // a map, page faults and an unmap, which threads contend on.
-        thread_local! {
-            static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        BUFFER.with_borrow_mut(|bytes| {
-            bytes.clear();
-            let read = std::fs::File::open(path).and_then(|mut f| {
-                use std::io::Read;
-                f.read_to_end(bytes)
-            });
-            if let Err(e) = read {
-                return Checked::Unreadable(format!("cannot read: {e}"));
-            }
+        let done = walk::with_file(path, |bytes| {
             let Some(format) = detect(forced, path, bytes) else {
                 return Checked::Unrecognised;
             };
@@ -235,7 +222,8 @@ pub(super) fn roundtrip(
                 None => f.error.to_string(),
             });
             Checked::Done(format.name(), outcome.map(|ok| ok.parts))
-        })
+        });
+        done.unwrap_or_else(|e| Checked::Unreadable(format!("cannot read: {e}")))
     };
     walk::for_each_ordered_by_cost(
         &files,
@@ -473,17 +461,16 @@ pub(super) fn validate_many(
     let mut reports = Vec::new();
     let check =
         |(path, _): &(PathBuf, bool)| -> Option<Result<(&'static str, Vec<Finding>), String>> {
-            let bytes = match std::fs::read(path) {
-                Ok(b) => b,
-                Err(e) => return Some(Err(format!("cannot read: {e}"))),
-            };
-            let format = detect(forced, path, &bytes)?;
-            Some(
-                format
-                    .validate(&bytes)
-                    .map(|f| (format.name(), f))
-                    .map_err(|e| e.to_string()),
-            )
+            let done = walk::with_file(path, |bytes| {
+                let format = detect(forced, path, bytes)?;
+                Some(
+                    format
+                        .validate(bytes)
+                        .map(|f| (format.name(), f))
+                        .map_err(|e| e.to_string()),
+                )
+            });
+            done.unwrap_or_else(|e| Some(Err(format!("cannot read: {e}"))))
         };
     walk::for_each_ordered_by_cost(
         &files,

@@ -110,30 +110,29 @@ pub(super) fn export_many(
     let mut progress = walk::Progress::new(jobs_list.len());
     let (mut exported, mut failed, mut skipped) = (0usize, 0usize, 0usize);
     let work = |((path, _), out): &((PathBuf, bool), PathBuf)| {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => return Exported::Unreadable(format!("cannot read: {e}")),
-        };
-        let Some(format) = detect(forced, path, &bytes) else {
-            return Exported::Unrecognised;
-        };
-        let written = (|| {
-            let g = format
-                .geometry(&bytes)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("{} has no geometry mapping yet", format.name()))?;
-            let file = export_bytes(&g, ext, path)?;
-            if let Some(parent) = out.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("{}: {e}", parent.display()))?;
-            }
-            write_out(out, &file).map_err(|f| match f {
-                Failure::Input(msg) | Failure::Usage(msg) => msg,
-                Failure::Reported => format!("{}: not written", out.display()),
-            })?;
-            Ok(g.polygons.len())
-        })();
-        Exported::Done(format.name(), written)
+        let done = walk::with_file(path, |bytes| {
+            let Some(format) = detect(forced, path, bytes) else {
+                return Exported::Unrecognised;
+            };
+            let written = (|| {
+                let g = format
+                    .geometry(bytes)
+                    .map_err(|e| e.to_string())?
+                    .ok_or_else(|| format!("{} has no geometry mapping yet", format.name()))?;
+                let file = export_bytes(&g, ext, path)?;
+                if let Some(parent) = out.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("{}: {e}", parent.display()))?;
+                }
+                write_out(out, &file).map_err(|f| match f {
+                    Failure::Input(msg) | Failure::Usage(msg) => msg,
+                    Failure::Reported => format!("{}: not written", out.display()),
+                })?;
+                Ok(g.polygons.len())
+            })();
+            Exported::Done(format.name(), written)
+        });
+        done.unwrap_or_else(|e| Exported::Unreadable(format!("cannot read: {e}")))
     };
     walk::for_each_ordered_by_cost(
         &jobs_list,
