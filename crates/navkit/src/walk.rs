@@ -47,11 +47,15 @@ pub fn for_each_ordered_by_cost<T: Sync, R: Send>(
     order.sort_by_key(|&i| core::cmp::Reverse(items.get(i).map_or(0, &cost)));
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
+    let claim = || order.get(next.fetch_add(1, Ordering::Relaxed)).copied();
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let (tx, next, work, order) = (tx.clone(), &next, &work, &order);
+        // `threads - 1` helpers; the calling thread is the last worker. It keeps its allocator
+        // arena (a helper thread starts an arena of its own, which grows by mprotect and
+        // shrinks by madvise) and hands results on between its own items.
+        for _ in 1..threads {
+            let (tx, work, claim) = (tx.clone(), &work, &claim);
             scope.spawn(move || {
-                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                while let Some(i) = claim() {
                     let Some(item) = items.get(i) else { break };
                     if tx.send((i, work(item))).is_err() {
                         break;
@@ -62,12 +66,22 @@ pub fn for_each_ordered_by_cost<T: Sync, R: Send>(
         drop(tx);
         let mut waiting = BTreeMap::new();
         let mut due = 0;
-        for (i, result) in rx {
-            waiting.insert(i, result);
+        let mut hand_on = |waiting: &mut BTreeMap<usize, R>| {
             while let Some(result) = waiting.remove(&due) {
                 sink(&items[due], result);
                 due += 1;
             }
+        };
+        while let Some(i) = claim() {
+            let Some(item) = items.get(i) else { break };
+            let result = work(item);
+            waiting.insert(i, result);
+            waiting.extend(rx.try_iter());
+            hand_on(&mut waiting);
+        }
+        for (i, result) in rx {
+            waiting.insert(i, result);
+            hand_on(&mut waiting);
         }
     });
 }
