@@ -18,15 +18,24 @@ pub struct Bench {
     criterion: bool,
     /// Whole-process runs per command.
     runs: u32,
+    /// Compare every criterion benchmark with this revision's instead (`--against REV`).
+    against: Option<String>,
+    /// Rounds of the comparison (`--rounds N`).
+    rounds: u32,
+    /// A criterion filter for the comparison (`--filter REGEX`).
+    filter: Option<String>,
 }
 
 impl Bench {
-    /// Parses `[--quick] [--no-criterion] [--runs N]`.
+    /// Parses `[--quick] [--no-criterion] [--runs N] [--against REV [--rounds N] [--filter RE]]`.
     pub fn from_args(args: &[String]) -> Result<Self> {
         let mut b = Bench {
             quick: false,
             criterion: true,
             runs: 30,
+            against: None,
+            rounds: 2,
+            filter: None,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -39,6 +48,23 @@ impl Bench {
                         .and_then(|v| v.parse().ok())
                         .filter(|&n| n > 0)
                         .ok_or("--runs takes a positive whole number")?
+                }
+                "--against" => {
+                    b.against = Some(it.next().ok_or("--against takes a revision")?.clone())
+                }
+                "--rounds" => {
+                    b.rounds = it
+                        .next()
+                        .and_then(|v| v.parse().ok())
+                        .filter(|&n| n > 0)
+                        .ok_or("--rounds takes a positive whole number")?
+                }
+                "--filter" => {
+                    b.filter = Some(
+                        it.next()
+                            .ok_or("--filter takes a regular expression")?
+                            .clone(),
+                    )
                 }
                 other => return Err(format!("bench: unknown argument {other:?}")),
             }
@@ -53,8 +79,16 @@ impl Bench {
                 "bench: the benchmarks need the corpus (NAVKIT_CORPUS or ../shared/corpus)".into(),
             );
         };
+        let (warm, measure) = if self.quick { ("1", "2") } else { ("3", "5") };
+        if let Some(rev) = &self.against {
+            let against = crate::against::Against {
+                rev: rev.clone(),
+                rounds: self.rounds,
+                filter: self.filter.clone(),
+            };
+            return against.run(&["--warm-up-time", warm, "--measurement-time", measure]);
+        }
         if self.criterion {
-            let (warm, measure) = if self.quick { ("1", "2") } else { ("3", "5") };
             // Only the bench targets: the libraries' test harness does not take criterion's options.
             run(cargo().args([
                 "bench",
@@ -317,44 +351,17 @@ fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 
 /// A throughput row per criterion benchmark that has one, from `target/criterion`.
 fn criterion_rows(dir: &Path) -> Vec<Row> {
-    let mut found = Vec::new();
-    collect_named(dir, "benchmark.json", &mut found);
-    found.retain(|p| p.parent().is_some_and(|d| d.ends_with("new")));
-    found.sort();
-    let mut rows = Vec::new();
-    for bench in found {
-        let Some(new) = bench.parent() else { continue };
-        let (Ok(meta), Ok(est)) = (
-            std::fs::read_to_string(&bench),
-            std::fs::read_to_string(new.join("estimates.json")),
-        ) else {
-            continue;
-        };
-        let (Some(group), Some(function)) = (
-            string_field(&meta, "group_id"),
-            string_field(&meta, "function_id"),
-        ) else {
-            continue;
-        };
-        let Some(bytes) = number_after(&meta, "\"Bytes\":") else {
-            continue;
-        };
-        let Some(median_ns) = est
-            .find("\"median\"")
-            .and_then(|i| number_after(&est[i..], "\"point_estimate\":"))
-        else {
-            continue;
-        };
-        rows.push(Row {
-            what: format!("{group}: {function}"),
-            figure: throughput(bytes, median_ns),
+    crate::against::criterion_figures(dir)
+        .into_iter()
+        .map(|(what, f)| Row {
+            what,
+            figure: throughput(f.bytes, f.median_ns),
             peer: String::new(),
-        });
-    }
-    rows
+        })
+        .collect()
 }
 
-fn collect_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
+pub(crate) fn collect_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -369,7 +376,7 @@ fn collect_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
 }
 
 /// The value of `"key":"value"` in a small JSON document (criterion writes no escapes there).
-fn string_field(json: &str, key: &str) -> Option<String> {
+pub(crate) fn string_field(json: &str, key: &str) -> Option<String> {
     let pat = format!("\"{key}\":\"");
     let start = json.find(&pat)? + pat.len();
     let end = json[start..].find('"')? + start;
@@ -377,7 +384,7 @@ fn string_field(json: &str, key: &str) -> Option<String> {
 }
 
 /// The number right after the first `key` in `json`.
-fn number_after(json: &str, key: &str) -> Option<f64> {
+pub(crate) fn number_after(json: &str, key: &str) -> Option<f64> {
     let rest = json[json.find(key)? + key.len()..].trim_start();
     let end = rest
         .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
@@ -386,7 +393,7 @@ fn number_after(json: &str, key: &str) -> Option<f64> {
 }
 
 /// Bytes per median time, in MiB/s or GiB/s.
-fn throughput(bytes: f64, ns: f64) -> String {
+pub(crate) fn throughput(bytes: f64, ns: f64) -> String {
     if ns <= 0.0 {
         return "?".into();
     }
@@ -430,5 +437,14 @@ mod tests {
         assert!(b.quick && b.criterion && b.runs == 5);
         assert!(Bench::from_args(&["--runs".into(), "0".into()]).is_err());
         assert!(Bench::from_args(&["--fast".into()]).is_err());
+        let a = Bench::from_args(&[
+            "--against".into(),
+            "v0.1.0".into(),
+            "--rounds".into(),
+            "3".into(),
+        ])
+        .unwrap();
+        assert_eq!((a.against.as_deref(), a.rounds), (Some("v0.1.0"), 3));
+        assert!(Bench::from_args(&["--against".into()]).is_err());
     }
 }

@@ -17,12 +17,16 @@
 //! - `bench [--quick] [--no-criterion] [--runs N]`: every crate's criterion benchmarks, navkit's
 //!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), and the
 //!   README's performance table rewritten from both.
+//! - `bench --against REV [--rounds N] [--filter REGEX] [--quick]`: every criterion benchmark
+//!   beside the same benchmark built from revision `REV` (checked out under `target/against/`),
+//!   old and new run alternately for N rounds (default 2); prints each figure and the change.
 //! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
 //!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
 //!
 //! It has no dependencies: it only runs cargo and the built `navkit`.
 
+mod against;
 mod bench;
 mod fuzz;
 
