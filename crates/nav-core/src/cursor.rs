@@ -258,32 +258,26 @@ impl<'a> Cursor<'a> {
         field: impl fmt::Display,
     ) -> Result<usize> {
         let size = min_record_size.max(1);
+        let left = self.remaining();
         let count64 = count.try_into().unwrap_or(u64::MAX);
-        match usize::try_from(count64) {
-            Ok(c) if c.checked_mul(size).is_some_and(|n| n <= self.remaining()) => Ok(c),
-            _ => Err(self.count_too_large(count64, size, &field)),
+        let fits = usize::try_from(count64)
+            .ok()
+            .filter(|c| c.checked_mul(size).is_some_and(|n| n <= left));
+        match fits {
+            Some(c) => Ok(c),
+            None => {
+                let offset = self.pos;
+                Err(self.fail(
+                    field,
+                    ErrorKind::CountTooLarge {
+                        count: count64,
+                        record_size: size,
+                        offset,
+                        left,
+                    },
+                ))
+            }
         }
-    }
-
-    /// The error of [`Cursor::count`], out of line so that the check inlines small.
-    #[cold]
-    #[inline(never)]
-    fn count_too_large(
-        &mut self,
-        count: u64,
-        record_size: usize,
-        field: &dyn fmt::Display,
-    ) -> Error {
-        let (offset, left) = (self.pos, self.remaining());
-        self.fail(
-            field,
-            ErrorKind::CountTooLarge {
-                count,
-                record_size,
-                offset,
-                left,
-            },
-        )
     }
 
     /// Reads a `u8` count and checks it with [`Cursor::count`] against the bytes after it.
