@@ -478,6 +478,112 @@ where
     tally
 }
 
+/// What [`fix_files`] saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FixTally {
+    /// Files with no error of a kind `fix` mends, which came back untouched.
+    pub unchanged: usize,
+    /// Files with such errors, which `fix` mended.
+    pub mended: usize,
+}
+
+/// The `fix` loop every format crate runs over its real files (and, where it has no public
+/// files, its samples). Files under `negative/` are left out; every other file must read, and
+/// then:
+///
+/// - after [`crate::Format::fix`], no error finding that `mends` accepts is left, the fixed
+///   model writes, reads back equal, and a second `fix` changes nothing;
+/// - a file with no error that `mends` accepts comes back untouched: no change line, an equal
+///   model, and the writer gives the input bytes exactly;
+/// - a file with such errors has fewer errors after the fix.
+///
+/// `mends` is the crate's rule for the kinds of error its `fix` mends; the rest (a duplicate
+/// id, where no fix can tell which record is meant) is left to people. Prints one line of
+/// counts, and every mended file's errors before and after with the change lines.
+///
+/// # Panics
+/// On the first file that breaks a rule, naming it.
+pub fn fix_files<F>(
+    format: &F,
+    files: impl IntoIterator<Item = PathBuf>,
+    mends: impl Fn(&crate::Finding) -> bool,
+) -> FixTally
+where
+    F: crate::Format + ?Sized,
+{
+    let errors = |m: &F::Model| -> Vec<crate::Finding> {
+        format
+            .validate(m)
+            .into_iter()
+            .filter(|f| f.severity == crate::Severity::Error)
+            .collect()
+    };
+    let mut tally = FixTally::default();
+    for path in files.into_iter().filter(|p| !is_negative(p)) {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let model = format
+            .read(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: does not read: {e}"));
+        let before = errors(&model);
+        let mut fixed = model.clone();
+        let changes = format.fix(&mut fixed);
+        let after = errors(&fixed);
+        let left: Vec<_> = after.iter().filter(|f| mends(f)).collect();
+        assert!(left.is_empty(), "{name}: fix left {left:#?}");
+        let written = format
+            .write(&fixed)
+            .unwrap_or_else(|e| panic!("{name}: the fixed model does not write: {e}"));
+        let mut back = format
+            .read(&written)
+            .unwrap_or_else(|e| panic!("{name}: the fixed model's bytes do not read: {e}"));
+        assert!(
+            back == fixed,
+            "{name}: the fixed model does not read back equal"
+        );
+        let second = format.fix(&mut back);
+        assert!(
+            second.is_empty(),
+            "{name}: a second fix changed {second:#?}"
+        );
+        if before.iter().any(&mends) {
+            assert!(
+                after.len() < before.len(),
+                "{name}: {} errors before fix, {} after",
+                before.len(),
+                after.len()
+            );
+            eprintln!(
+                "{name}: {} errors before fix, {} after; changes:\n  {}",
+                before.len(),
+                after.len(),
+                changes.join("\n  ")
+            );
+            tally.mended += 1;
+        } else {
+            assert!(changes.is_empty(), "{name}: fix changed {changes:#?}");
+            assert!(fixed == model, "{name}: fix changed the model");
+            if let Some(diff) = hex_diff(&bytes, &written) {
+                panic!("{name}: fix left the model alone, but it writes other bytes:\n{diff}");
+            }
+            tally.unchanged += 1;
+        }
+    }
+    println!(
+        "{} fix: {} files with no error fix mends came back unchanged, {} mended",
+        format.name(),
+        tally.unchanged,
+        tally.mended
+    );
+    tally
+}
+
+/// The paths of [`real_files`] of `format_dir`: the corpus folder's, then the incoming
+/// folder's.
+pub fn real_paths(format_dir: &str) -> Vec<PathBuf> {
+    real_files(format_dir).into_iter().map(|(_, p)| p).collect()
+}
+
 /// What [`arbitrary_models`] saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ArbitraryTally {

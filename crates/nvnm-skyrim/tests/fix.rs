@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use nav_core::geometry::TriangleMesh;
-use nav_core::testing::{corpus_dir, is_negative, real_files};
+use nav_core::testing::{corpus_dir, fix_files, is_negative, real_files};
 use nav_core::{Finding, Format, Severity};
 use nvnm_skyrim::nvnm::fix::mends;
 use nvnm_skyrim::nvnm::{DoorTriangle, PATHING_DOOR_CRC};
@@ -53,40 +53,6 @@ fn fix_and_check<F: Format>(
     changes
 }
 
-/// Every real file of `files`: untouched when validate finds no error fix mends; otherwise
-/// fewer errors after the fix, and none that fix mends.
-fn real_files_check<F: Format>(format: &F, mends: fn(&Finding) -> bool, files: &[PathBuf]) {
-    let (mut clean, mut mended) = (0, 0);
-    for path in files.iter().filter(|p| !is_negative(p)) {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).unwrap();
-        let model = format.read(&bytes).unwrap();
-        let before = errors(format, &model);
-        let mut fixed = model.clone();
-        let changes = fix_and_check(format, mends, &name, &mut fixed);
-        if !before.iter().any(mends) {
-            assert!(changes.is_empty(), "{name}: fix changed {changes:#?}");
-            assert!(fixed == model, "{name}: fix changed the model");
-            nav_core::assert_bytes_eq!(bytes, format.write(&fixed).unwrap(), "{name}");
-            clean += 1;
-            continue;
-        }
-        let after = errors(format, &fixed);
-        eprintln!(
-            "{name}: {} errors before fix, {} after; changes:\n  {}",
-            before.len(),
-            after.len(),
-            changes.join("\n  ")
-        );
-        assert!(after.len() < before.len(), "{name}");
-        mended += 1;
-    }
-    eprintln!(
-        "{}: {clean} files with no error fix mends come back unchanged, {mended} mended",
-        format.name()
-    );
-}
-
 #[test]
 fn real_blobs_fix_only_what_validate_finds() {
     let files: Vec<PathBuf> = real_files("skyrim/nvnm")
@@ -97,7 +63,7 @@ fn real_blobs_fix_only_what_validate_finds() {
         eprintln!("note: skipping: no NVNM blob in the corpus or incoming folder");
         return;
     }
-    real_files_check(&Nvnm, mends, &files);
+    fix_files(&Nvnm, files, mends);
 }
 
 fn is_plugin(p: &std::path::Path) -> bool {
@@ -118,7 +84,7 @@ fn real_plugins_fix_only_what_validate_finds() {
         return;
     }
     // Dwemer Secrets.esp has an error fix does not mend (a deleted navmesh): it stays as it is.
-    real_files_check(&Plugin, nvnm_skyrim::plugin::fix::mends, &files);
+    fix_files(&Plugin, files, nvnm_skyrim::plugin::fix::mends);
 }
 
 /// A flat grid of `n` × `n` quads of 128 units, two counter-clockwise triangles each (Z up).
