@@ -77,7 +77,7 @@ fn compare(stage: &'static str, expected: &[u8], actual: &[u8]) -> Result<(), Ro
 fn stream<F: Format + ?Sized>(
     format: &F,
     model: &F::Model,
-    out: &mut Vec<u8>,
+    out: &mut dyn std::io::Write,
 ) -> Result<(), RoundtripError> {
     format
         .write_to(model, out)
@@ -85,6 +85,67 @@ fn stream<F: Format + ?Sized>(
             Some(refusal) => RoundtripError::Write(refusal.clone()),
             None => RoundtripError::Stream(e.to_string()),
         })
+}
+
+/// An `io::Write` that compares what it is given with `expected` instead of keeping it, so that
+/// the streaming writer is checked without a second buffer the size of the file (and one pass
+/// less over it).
+struct Compare<'a> {
+    expected: &'a [u8],
+    /// Bytes written so far.
+    at: usize,
+    /// The first offset where the output differs, once seen.
+    differs: Option<usize>,
+}
+
+impl<'a> Compare<'a> {
+    fn new(expected: &'a [u8]) -> Self {
+        Compare {
+            expected,
+            at: 0,
+            differs: None,
+        }
+    }
+
+    /// The comparison's outcome for `stage`, once the writer is done.
+    fn finish(self, stage: &'static str) -> Result<(), RoundtripError> {
+        let offset = match self.differs {
+            Some(offset) => offset,
+            None if self.at == self.expected.len() => return Ok(()),
+            None => self.at.min(self.expected.len()),
+        };
+        Err(RoundtripError::Differs {
+            stage,
+            offset,
+            expected_len: self.expected.len(),
+            actual_len: self.at,
+        })
+    }
+}
+
+impl std::io::Write for Compare<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.differs.is_none() {
+            let rest = self.expected.get(self.at..).unwrap_or_default();
+            let n = buf.len().min(rest.len());
+            let (same, given) = (
+                rest.get(..n).unwrap_or_default(),
+                buf.get(..n).unwrap_or_default(),
+            );
+            self.differs = match first_difference(same, given) {
+                Some(i) => Some(self.at + i),
+                // Past the end of what was expected.
+                None if buf.len() > rest.len() => Some(self.at + rest.len()),
+                None => None,
+            };
+        }
+        self.at = self.at.saturating_add(buf.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Checks that `bytes` survive parse → write (from the view and from the model) unchanged, and
@@ -110,9 +171,9 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     }
     let mut out = format.write(&model).map_err(RoundtripError::Write)?;
     compare("write", bytes, &out)?;
-    out.clear();
-    stream(format, &model, &mut out)?;
-    compare("write_to", bytes, &out)?;
+    let mut streamed = Compare::new(bytes);
+    stream(format, &model, &mut streamed)?;
+    streamed.finish("write_to")?;
     // `write_into` replaces whatever the buffer held.
     out.truncate(bytes.len() / 2);
     format
@@ -270,4 +331,42 @@ pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
             .position(|(x, y)| x != y)
             .unwrap_or(a.len().min(b.len())),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write as _;
+
+    /// What `Compare` says of `chunks` written one by one against `expected`.
+    fn compared(expected: &[u8], chunks: &[&[u8]]) -> Result<(), RoundtripError> {
+        let mut c = Compare::new(expected);
+        for chunk in chunks {
+            assert_eq!(c.write(chunk).ok(), Some(chunk.len()));
+        }
+        c.finish("write_to")
+    }
+
+    fn differs_at(offset: usize, actual_len: usize) -> Result<(), RoundtripError> {
+        Err(RoundtripError::Differs {
+            stage: "write_to",
+            offset,
+            expected_len: 6,
+            actual_len,
+        })
+    }
+
+    #[test]
+    fn the_streaming_comparison_finds_the_first_difference_across_chunks() {
+        let expected = b"abcdef";
+        assert_eq!(compared(expected, &[b"ab", b"", b"cdef"]), Ok(()));
+        assert_eq!(compared(expected, &[b"abc", b"dXf"]), differs_at(4, 6));
+        assert_eq!(compared(expected, &[b"Xbc", b"dXf"]), differs_at(0, 6));
+        // Short output: it differs where it ends.
+        assert_eq!(compared(expected, &[b"abcd"]), differs_at(4, 4));
+        // Long output: it differs where the input ends, whichever chunk crosses it.
+        assert_eq!(compared(expected, &[b"abcdefg"]), differs_at(6, 7));
+        assert_eq!(compared(expected, &[b"abcdef", b"gh"]), differs_at(6, 8));
+        assert_eq!(compared(b"", &[]), Ok(()));
+    }
 }
