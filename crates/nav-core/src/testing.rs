@@ -403,6 +403,21 @@ pub struct CorpusTally {
 pub fn real_files_round_trip<F>(
     format: &F,
     format_dir: &str,
+    each: impl FnMut(&RealFile, &F::Model) -> Result<(), String>,
+) -> CorpusTally
+where
+    F: crate::Format + ?Sized,
+{
+    real_files_round_trip_where(format, format_dir, |_, _| true, each)
+}
+
+/// [`real_files_round_trip`] over the files `keep` accepts, given the folder walked and the
+/// file's path: for a format whose folder also holds another format's files (Skyrim plugins
+/// beside the NVNM blobs in `skyrim/nvnm/`).
+pub fn real_files_round_trip_where<F>(
+    format: &F,
+    format_dir: &str,
+    keep: impl Fn(&Path, &Path) -> bool,
     mut each: impl FnMut(&RealFile, &F::Model) -> Result<(), String>,
 ) -> CorpusTally
 where
@@ -411,6 +426,9 @@ where
     let mut tally = CorpusTally::default();
     let mut failures = Vec::new();
     for (dir, path) in real_files(format_dir) {
+        if !keep(&dir, &path) {
+            continue;
+        }
         let name = path
             .strip_prefix(&dir)
             .unwrap_or(&path)
