@@ -42,23 +42,11 @@ impl Bench {
             match a.as_str() {
                 "--quick" => b.quick = true,
                 "--no-criterion" => b.criterion = false,
-                "--runs" => {
-                    b.runs = it
-                        .next()
-                        .and_then(|v| v.parse().ok())
-                        .filter(|&n| n > 0)
-                        .ok_or("--runs takes a positive whole number")?
-                }
+                "--runs" => b.runs = positive(it.next(), "--runs")?,
                 "--against" => {
                     b.against = Some(it.next().ok_or("--against takes a revision")?.clone())
                 }
-                "--rounds" => {
-                    b.rounds = it
-                        .next()
-                        .and_then(|v| v.parse().ok())
-                        .filter(|&n| n > 0)
-                        .ok_or("--rounds takes a positive whole number")?
-                }
+                "--rounds" => b.rounds = positive(it.next(), "--rounds")?,
                 "--filter" => {
                     b.filter = Some(
                         it.next()
@@ -305,6 +293,14 @@ impl Bench {
             },
         ])
     }
+}
+
+/// The positive whole number an option takes.
+fn positive(value: Option<&String>, option: &str) -> Result<u32> {
+    value
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{option} takes a positive whole number"))
 }
 
 /// A whole-process measurement of a command: median milliseconds and peak KiB.
