@@ -223,32 +223,9 @@ impl Bench {
         let plugin = dir.join("game.esp");
         let _ = std::fs::remove_dir_all(&regions);
         std::fs::create_dir_all(&regions).map_err(|e| format!("{}: {e}", regions.display()))?;
-        run(cargo()
-            .args([
-                "run",
-                "--release",
-                "--quiet",
-                "-p",
-                "jmxvnvm",
-                "--example",
-                "regions",
-                "--",
-            ])
-            .arg(&regions)
-            .arg("5000"))?;
+        run(example("jmxvnvm", "regions").arg(&regions).arg("5000"))?;
         if !plugin.is_file() {
-            run(cargo()
-                .args([
-                    "run",
-                    "--release",
-                    "--quiet",
-                    "-p",
-                    "nvnm-skyrim",
-                    "--example",
-                    "scale",
-                ])
-                .args(["--", "--build"])
-                .arg(&plugin))?;
+            run(example("nvnm-skyrim", "scale").arg("--build").arg(&plugin))?;
         }
         let out = dir.join("rewritten.esp");
         let roundtrip = measure(&[
@@ -293,6 +270,22 @@ impl Bench {
             },
         ])
     }
+}
+
+/// `cargo run --release` of crate `krate`'s example `name`, ready for its arguments.
+fn example(krate: &str, name: &str) -> Command {
+    let mut c = cargo();
+    c.args([
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        krate,
+        "--example",
+        name,
+        "--",
+    ]);
+    c
 }
 
 /// The positive whole number an option takes.
