@@ -280,9 +280,38 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
+/// A context worked out only when it is shown: `Later(|| format!(..))` displays what the closure
+/// returns. Writers hand it to [`crate::write::narrow`] and the error constructors, so a check
+/// that passes (every check, on a valid model) builds no string.
+#[derive(Clone, Copy)]
+pub struct Later<F>(pub F);
+
+impl<F: Fn() -> S, S: fmt::Display> fmt::Display for Later<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (self.0)().fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn later_builds_its_context_only_for_an_error() {
+        let calls = core::cell::Cell::new(0);
+        let context = Later(|| {
+            calls.set(calls.get() + 1);
+            format!("record {:08X}", 0xabu32)
+        });
+        let fits: Result<u8> = crate::write::narrow("test", context, 200u32);
+        assert_eq!(fits.ok(), Some(200));
+        assert_eq!(calls.get(), 0, "a check that passes built its context");
+        let Err(e) = crate::write::narrow::<u8, u32>("test", context, 300) else {
+            panic!("300 fits no u8");
+        };
+        assert_eq!(calls.get(), 1);
+        assert!(e.to_string().contains("record 000000AB"), "{e}");
+    }
 
     #[test]
     fn reads_like_the_design_says() {

@@ -11,6 +11,7 @@
 //! flag that disagrees with the body, a zlib level another level shadows, a raw `NAVI` payload
 //! that reads as its type, sizes past 32 bits, groups nested past the walk's limit.
 
+use nav_core::error::Later;
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, Result};
 
@@ -64,12 +65,12 @@ fn subrecord_header(
     let mut w = ByteWriter::with_capacity(16);
     match large {
         Some(short) => {
-            let len: u32 = narrow(FORMAT, field(), len)?;
+            let len: u32 = narrow(FORMAT, Later(field), len)?;
             w.bytes(b"XXXX").u16(4).u32(len);
             w.bytes(&signature.0).u16(short);
         }
         None => {
-            let len: u16 = narrow(FORMAT, field(), len)
+            let len: u16 = narrow(FORMAT, Later(field), len)
                 .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
             w.bytes(&signature.0).u16(len);
         }
@@ -229,7 +230,7 @@ fn stored_data<'c>(
         }
     };
     Ok(Data {
-        declared: Some(narrow(FORMAT, field(), plain.len())?),
+        declared: Some(narrow(FORMAT, Later(field), plain.len())?),
         bytes: stream,
     })
 }
@@ -278,7 +279,11 @@ fn prepare_record<'m>(
             match &body.compression {
                 // Uncompressed: written piece by piece, never joined.
                 Compression::None if !(flagged && plain_len > 0) => {
-                    let size = narrow(FORMAT, format_args!("{} data size", field()), plain_len)?;
+                    let size = narrow(
+                        FORMAT,
+                        Later(|| format!("{} data size", field())),
+                        plain_len,
+                    )?;
                     return Ok(Prepared {
                         record: r,
                         declared: None,
@@ -288,7 +293,7 @@ fn prepare_record<'m>(
                 }
                 // Unchanged since the read: the stored stream, no copy of the subrecords.
                 Compression::Stored(stored) if flagged && stored.holds_parts(pieces()) => (
-                    Some(narrow(FORMAT, field(), plain_len)?),
+                    Some(narrow(FORMAT, Later(field), plain_len)?),
                     Body::Bytes(Cow::Borrowed(stored.stream())),
                 ),
                 compression => {
@@ -332,7 +337,7 @@ fn prepare_record<'m>(
         Body::Bytes(b) => b.len(),
         Body::Navmesh(_) => 0,
     } + if declared.is_some() { 4 } else { 0 };
-    let size = narrow(FORMAT, format_args!("{} data size", field()), len)?;
+    let size = narrow(FORMAT, Later(|| format!("{} data size", field())), len)?;
     Ok(Prepared {
         record: r,
         declared,
@@ -376,7 +381,7 @@ fn plan_items<'m>(
                 let slot = plan.groups.len();
                 plan.groups.push(0);
                 let size = plan_items(plan, &g.items, depth + 1, fallback)?.saturating_add(24);
-                let size32: u32 = narrow(FORMAT, format_args!("{} size", at()), size)?;
+                let size32: u32 = narrow(FORMAT, Later(|| format!("{} size", at())), size)?;
                 if let Some(s) = plan.groups.get_mut(slot) {
                     *s = size32;
                 }

@@ -17,6 +17,7 @@
 pub mod sync;
 pub mod view;
 
+use nav_core::error::Later;
 use nav_core::write::narrow;
 use nav_core::{ByteWriter, Error, RawF32, Result};
 
@@ -310,7 +311,7 @@ impl NaviBody {
 }
 
 fn count(w: &mut ByteWriter, field: &dyn Fn() -> String, n: usize) -> Result<()> {
-    w.u32(narrow(FORMAT, field(), n)?);
+    w.u32(narrow(FORMAT, Later(field), n)?);
     Ok(())
 }
 
