@@ -3,40 +3,14 @@
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh folder for one test.
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-batch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+mod common;
+use common::{fresh_dir, navkit, s, stderr, stdout};
 
 #[test]
 fn export_writes_every_file_into_a_folder_in_a_stable_order() {
-    let dir = temp("export");
+    let dir = fresh_dir("export");
     let bad = dir.join("broken.nav");
     let sample =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/quake/room_nav2_v15.nav");
@@ -113,7 +87,7 @@ fn export_writes_every_file_into_a_folder_in_a_stable_order() {
 
 #[test]
 fn export_refuses_a_batch_it_cannot_place() {
-    let dir = temp("refuse");
+    let dir = fresh_dir("refuse");
     let two = [
         "samples/quake/room_nav2_v15.nav",
         "samples/quake/room_nav3_v6.nav",
@@ -146,7 +120,7 @@ fn export_refuses_a_batch_it_cannot_place() {
 /// core. (`cargo run --release -p jmxvnvm --example regions DIR 5000` makes the full set.)
 #[test]
 fn roundtrip_passes_over_200_builder_made_regions() {
-    let dir = temp("regions");
+    let dir = fresh_dir("regions");
     for seed in 0..200 {
         let bytes = jmxvnvm::write(&jmxvnvm::build::generated(seed)).unwrap();
         std::fs::write(dir.join(format!("nv_{seed:04x}.nvm")), bytes).unwrap();

@@ -6,34 +6,8 @@
     clippy::cast_possible_truncation
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+mod common;
+use common::{navkit, s, stderr, stdout, temp, workspace};
 
 const SAMPLE: &str = "samples/quake/room_nav2_v15.nav";
 
@@ -583,10 +557,6 @@ fn from_json_reads_the_model_before_the_format_and_names_the_path_of_an_error() 
     let o = navkit(&["from-json", s(&json), "-o", s(&back)]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no \"format\" field"), "{}", stderr(&o));
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]

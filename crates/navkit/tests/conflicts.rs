@@ -8,22 +8,13 @@
 )]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use nav_core::Format;
 use nvnm_skyrim::plugin::{Item, RecordBody};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
 
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .output()
-        .expect("navkit runs")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{navkit, stdout};
 
 #[test]
 fn two_corpus_plugins_with_30_equal_formids() {
@@ -40,7 +31,7 @@ fn two_corpus_plugins_with_30_equal_formids() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let out = text(&o);
+    let out = stdout(&o);
     assert!(
         out.contains("30 navmeshes defined by more than one plugin (0 overrides"),
         "{out}"
@@ -108,7 +99,7 @@ fn a_deleted_navmesh_still_linked_from_another_plugin() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let out = text(&o);
+    let out = stdout(&o);
     assert!(out.contains("1 deleted navmeshes"), "{out}");
     assert!(
         out.contains("000F26C9 (0F26C9:Skyrim.esm) deleted by Dwemer Secrets.esp in cell "),
@@ -129,7 +120,7 @@ fn a_deleted_navmesh_still_linked_from_another_plugin() {
     assert_eq!(v["deleted"][0]["deletion_wins"], true);
     // Without the linking plugin, nothing links to it.
     let o = navkit(&["conflicts", deleter.to_str().unwrap()]);
-    assert!(text(&o).contains("no navmesh of these plugins links to it"));
+    assert!(stdout(&o).contains("no navmesh of these plugins links to it"));
     // A file that is not a plugin: exit 1 with its name.
     let junk = tmp.join("junk.esp");
     std::fs::write(&junk, b"TES4").unwrap();

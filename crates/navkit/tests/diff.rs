@@ -8,37 +8,13 @@
 )]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use nav_core::testing::{corpus_files, corpus_root, is_negative};
 use navkit::registry;
 use serde_json::Value;
 
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+mod common;
+use common::{navkit, s, stderr, stdout, temp};
 
 /// The file's model as JSON, edited by `edit`, written back as a navmesh; returns its path.
 fn edited(sample: &str, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {

@@ -10,30 +10,13 @@
 )]
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use nav_core::geometry::{Geometry, UpAxis};
 use nav_core::testing::real_files;
 use navkit::registry::{self, AnyFormat};
 
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-edit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+mod common;
+use common::{navkit, stderr, temp};
 
 /// The Y-up positions of the vertices polygons use.
 fn used_positions(g: &Geometry) -> Vec<[f32; 3]> {

@@ -9,26 +9,16 @@
     clippy::cast_possible_truncation
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use nav_core::Format;
 use nav_core::geometry::TriangleMesh;
 use nav2_mgsv::Nav2;
 use nvnm_skyrim::Nvnm;
 
-fn navkit(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-fix-derived-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+mod common;
+use common::{navkit, temp};
 
 fn text(o: &Output) -> String {
     format!(

@@ -8,40 +8,10 @@
     clippy::cast_possible_truncation
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{navkit, s, stderr, stdout, temp, workspace};
 
 const SAMPLE: &str = "samples/source/cs_v16_1.nav";
-
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-fix-source-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 temp path")
-}
 
 #[test]
 fn fix_mends_a_source_file_with_a_deleted_area() {

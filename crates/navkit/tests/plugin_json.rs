@@ -8,26 +8,15 @@
     clippy::cast_possible_truncation
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use nav_core::Format;
 use nav_core::testing::real_files;
 use nvnm_skyrim::plugin::{PluginFile, Record, RecordBody};
 use nvnm_skyrim::{Nvnm, Plugin};
 
-fn navkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .output()
-        .expect("the navkit binary runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-plugin-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+mod common;
+use common::{navkit, temp};
 
 /// The FormIDs of the NAVM records whose NVNM subrecord the JSON shows, in document order;
 /// fails on one shown as hex.

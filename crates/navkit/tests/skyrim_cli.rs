@@ -7,29 +7,17 @@
     clippy::cast_possible_truncation
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn navkit(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_navkit"))
-        .args(args)
-        .output()
-        .expect("navkit runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("navkit-skyrim-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{fresh_dir, navkit};
 
 #[test]
 fn extract_gives_the_corpus_blobs_and_replace_restores_the_plugin() {
     let Some(dir) = nav_core::testing::corpus_dir("skyrim") else {
         return;
     };
-    let out = temp("extract");
+    let out = fresh_dir("extract");
     let mut plugins = 0;
     let mut blobs = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
@@ -103,7 +91,7 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
         return;
     };
     let plugin = dir.join("Dwemer Secrets.esp");
-    let out = temp("replace").join("x.esp");
+    let out = fresh_dir("replace").join("x.esp");
     let o = navkit(&[
         "replace",
         plugin.to_str().unwrap(),
@@ -119,7 +107,7 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
         String::from_utf8_lossy(&o.stderr)
     );
     // A file that holds nothing is not a container.
-    let nvnm_file = temp("plain").join("x.nvnm");
+    let nvnm_file = fresh_dir("plain").join("x.nvnm");
     std::fs::write(
         &nvnm_file,
         nav_core::Format::write(&nvnm_skyrim::Nvnm, &nvnm_skyrim::samples::interior()).unwrap(),
@@ -128,7 +116,7 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
     let o = navkit(&["extract", nvnm_file.to_str().unwrap(), "-o", "unused"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no other files"));
-    let junk = temp("junk").join("junk.nvnm");
+    let junk = fresh_dir("junk").join("junk.nvnm");
     std::fs::write(&junk, [1u8, 2, 3]).unwrap();
     let o = navkit(&[
         "replace",
