@@ -14,7 +14,7 @@ use nvnm_skyrim::plugin::{Item, RecordBody};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
 
 mod common;
-use common::{navkit, stdout};
+use common::{navkit, stderr, stdout};
 
 #[test]
 fn two_corpus_plugins_with_30_equal_formids() {
@@ -25,12 +25,7 @@ fn two_corpus_plugins_with_30_equal_formids() {
     let b = dir.join("Undaunted.esp");
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let o = navkit(&["conflicts", a, b]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
         out.contains("30 navmeshes defined by more than one plugin (0 overrides"),
@@ -93,12 +88,7 @@ fn a_deleted_navmesh_still_linked_from_another_plugin() {
         deleter.to_str().unwrap(),
         linker.to_str().unwrap(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("1 deleted navmeshes"), "{out}");
     assert!(
@@ -126,7 +116,7 @@ fn a_deleted_navmesh_still_linked_from_another_plugin() {
     std::fs::write(&junk, b"TES4").unwrap();
     let o = navkit(&["conflicts", junk.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("junk.esp"));
+    assert!(stderr(&o).contains("junk.esp"));
     // No plugin at all is a usage error.
     assert_eq!(navkit(&["conflicts"]).status.code(), Some(2));
 }

@@ -18,14 +18,10 @@ use nav2_mgsv::Nav2;
 use nvnm_skyrim::Nvnm;
 
 mod common;
-use common::{navkit, temp};
+use common::{navkit, stderr, stdout, temp};
 
 fn text(o: &Output) -> String {
-    format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    format!("stdout:\n{}\nstderr:\n{}", stdout(o), stderr(o))
 }
 
 /// A flat `n` × `n` grid of unit quads, two triangles each, counter-clockwise seen from +Z and
@@ -77,11 +73,7 @@ fn check_round(name: &str, clean: &[u8], broken: &[u8]) {
         "fix --check of the broken {name}: {}",
         text(&o)
     );
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains(" changes needed"),
-        "{}",
-        text(&o)
-    );
+    assert!(stdout(&o).contains(" changes needed"), "{}", text(&o));
     assert_eq!(
         std::fs::read(&broken_path).unwrap(),
         broken,
@@ -115,11 +107,7 @@ fn check_round(name: &str, clean: &[u8], broken: &[u8]) {
             "fix of the {what} {name}: {}",
             text(&o)
         );
-        assert!(
-            String::from_utf8_lossy(&o.stdout).contains("nothing to fix"),
-            "{}",
-            text(&o)
-        );
+        assert!(stdout(&o).contains("nothing to fix"), "{}", text(&o));
         assert_eq!(
             std::fs::read(&out).unwrap(),
             before,

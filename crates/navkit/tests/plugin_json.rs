@@ -16,7 +16,7 @@ use nvnm_skyrim::plugin::{PluginFile, Record, RecordBody};
 use nvnm_skyrim::{Nvnm, Plugin};
 
 mod common;
-use common::{navkit, temp};
+use common::{navkit, stderr, temp};
 
 /// The FormIDs of the NAVM records whose NVNM subrecord the JSON shows, in document order;
 /// fails on one shown as hex.
@@ -80,7 +80,7 @@ fn edit_one_vertex(path: &Path) -> Result<(), String> {
         "-o",
         json_path.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let mut json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
 
@@ -115,7 +115,7 @@ fn edit_one_vertex(path: &Path) -> Result<(), String> {
         out_path.to_str().unwrap(),
     ]);
     if !o.status.success() {
-        return Err(format!("from-json: {}", String::from_utf8_lossy(&o.stderr)));
+        return Err(format!("from-json: {}", stderr(&o)));
     }
     // It reads back: every group is exactly filled, so record and group sizes are right.
     let written = std::fs::read(&out_path).unwrap();

@@ -10,7 +10,7 @@
 use std::path::Path;
 
 mod common;
-use common::{fresh_dir, navkit};
+use common::{fresh_dir, navkit, stderr, stdout};
 
 #[test]
 fn extract_gives_the_corpus_blobs_and_replace_restores_the_plugin() {
@@ -31,13 +31,8 @@ fn extract_gives_the_corpus_blobs_and_replace_restores_the_plugin() {
             "-o",
             out.to_str().unwrap(),
         ]);
-        assert!(
-            o.status.success(),
-            "{}: {}",
-            plugin.display(),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let listed = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{}: {}", plugin.display(), stderr(&o));
+        let listed = stdout(&o);
         let files: Vec<&str> = listed.lines().collect();
         for f in &files {
             let name = Path::new(f).file_name().unwrap();
@@ -68,7 +63,7 @@ fn extract_gives_the_corpus_blobs_and_replace_restores_the_plugin() {
                 "-o",
                 rebuilt.to_str().unwrap(),
             ]);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert!(o.status.success(), "{}", stderr(&o));
             assert_eq!(
                 std::fs::read(&rebuilt).unwrap(),
                 std::fs::read(&plugin).unwrap(),
@@ -101,11 +96,7 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("no part named `zz`"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(stderr(&o).contains("no part named `zz`"), "{}", stderr(&o));
     // A file that holds nothing is not a container.
     let nvnm_file = fresh_dir("plain").join("x.nvnm");
     std::fs::write(
@@ -115,7 +106,7 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
     .unwrap();
     let o = navkit(&["extract", nvnm_file.to_str().unwrap(), "-o", "unused"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("holds no other files"));
+    assert!(stderr(&o).contains("holds no other files"));
     let junk = fresh_dir("junk").join("junk.nvnm");
     std::fs::write(&junk, [1u8, 2, 3]).unwrap();
     let o = navkit(&[
@@ -127,5 +118,5 @@ fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("junk.nvnm"));
+    assert!(stderr(&o).contains("junk.nvnm"));
 }
