@@ -117,11 +117,9 @@ impl<'a> Arbitrary<'a> for Mesh {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let k = if u.ratio(1, 4)? { 4 } else { 3 };
         let nn = if u.ratio(1, 4)? { 4 } else { 3 };
-        let neighbors: ShortVec<NeighborNavmeshInfo, 4> = (0..k)
-            .map(|_| Ok(NeighborNavmeshInfo(u16::arbitrary(u)?)))
-            .collect::<Result<_>>()?;
-        let positions = (0..k).map(|_| u8::arbitrary(u)).collect::<Result<_>>()?;
-        let navigation_graph_nodes = (0..nn).map(|_| u8::arbitrary(u)).collect::<Result<_>>()?;
+        let neighbors = sides(u, k, |u| Ok(NeighborNavmeshInfo(u16::arbitrary(u)?)))?;
+        let positions = sides(u, k, u8::arbitrary)?;
+        let navigation_graph_nodes = sides(u, nn, u8::arbitrary)?;
         let mut m = Mesh {
             segment_index: bits(u, 12)?,
             neighbors,
@@ -131,8 +129,8 @@ impl<'a> Arbitrary<'a> for Mesh {
         };
         if m.needs_crossing() {
             m.crossing = Some(MeshCrossing {
-                data_chunk_ids: (0..k).map(|_| u16::arbitrary(u)).collect::<Result<_>>()?,
-                tile_ids: (0..k).map(|_| u16::arbitrary(u)).collect::<Result<_>>()?,
+                data_chunk_ids: sides(u, k, u16::arbitrary)?,
+                tile_ids: sides(u, k, u16::arbitrary)?,
             });
         }
         Ok(m)
@@ -221,4 +219,18 @@ impl<'a> Arbitrary<'a> for ConnectTileNode {
             navmesh_neighbor_index: bits(u, 2)?,
         })
     }
+}
+
+/// `len` (3 or 4) arbitrary items of a mesh's per-side list.
+fn sides<'a, T: Copy + Default>(
+    u: &mut Unstructured<'a>,
+    len: usize,
+    mut item: impl FnMut(&mut Unstructured<'a>) -> Result<T>,
+) -> Result<Sides<T>> {
+    let mut s = Sides::new();
+    for _ in 0..len.min(MAX_SIDES) {
+        // At most MAX_SIDES pushes, so each has room.
+        let _ = s.try_push(item(u)?);
+    }
+    Ok(s)
 }

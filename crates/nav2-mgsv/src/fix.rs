@@ -292,8 +292,9 @@ fn settle_crossing(mesh: &mut Mesh) {
     }
     let sides = mesh.neighbors.len();
     let x = mesh.crossing.get_or_insert_with(MeshCrossing::default);
-    x.data_chunk_ids.resize(sides, 0xffff);
-    x.tile_ids.resize(sides, 0);
+    // `sides` is the length of a `Sides`, so both resizes fit.
+    let _ = x.data_chunk_ids.resize(sides, 0xffff);
+    let _ = x.tile_ids.resize(sides, 0);
 }
 
 /// Points the neighbours that other chunks' meshes have in chunk `c` at the meshes' new

@@ -17,9 +17,9 @@ use nav2_mgsv::*;
 fn mesh(segment: u16, positions: [u8; 3], neighbors: [NeighborNavmeshInfo; 3]) -> Mesh {
     Mesh {
         segment_index: segment,
-        neighbors: neighbors.to_vec().into(),
-        positions: positions.to_vec().into(),
-        navigation_graph_nodes: vec![0, 0, 0].into(),
+        neighbors: neighbors.into(),
+        positions: positions.into(),
+        navigation_graph_nodes: [0, 0, 0].into(),
         crossing: None,
     }
 }

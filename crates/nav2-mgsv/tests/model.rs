@@ -80,9 +80,9 @@ fn edit(model: &mut Nav2File, chunk: usize) {
         .push([last[0].saturating_add(2), last[1], last[2]]);
     nm.meshes.push(Mesh {
         segment_index: seg_index as u16,
-        neighbors: vec![NeighborNavmeshInfo::NONE; 3].into(),
-        positions: vec![0, local - 1, local].into(),
-        navigation_graph_nodes: vec![0, 0, 0].into(),
+        neighbors: [NeighborNavmeshInfo::NONE; 3].into(),
+        positions: [0, local - 1, local].into(),
+        navigation_graph_nodes: [0, 0, 0].into(),
         crossing: None,
     });
 }
@@ -195,6 +195,44 @@ fn writer_refuses_what_the_format_cannot_hold() {
     m.island_graphs[0].connect_side_info_groups[0].count = 1;
     let e = Nav2.write(&m).unwrap_err().to_string();
     assert!(e.contains("ConnectSideInfos"), "{e}");
+}
+
+#[test]
+fn json_gives_a_mesh_its_sides_as_plain_lists_and_refuses_a_fifth() {
+    let m = common::square();
+    let mesh = &m.data_chunks[0].navmesh_chunk.meshes[0];
+    let json = serde_json::to_value(mesh).unwrap();
+    let list = |v: &Sides<u8>| v.iter().map(|&x| serde_json::json!(x)).collect::<Vec<_>>();
+    assert_eq!(
+        json["positions"],
+        serde_json::Value::Array(list(&mesh.positions))
+    );
+    assert_eq!(serde_json::from_value::<Mesh>(json.clone()).unwrap(), *mesh);
+
+    let mut five = json.clone();
+    five["navigation_graph_nodes"] = serde_json::json!([0, 1, 2, 3, 4]);
+    let e = serde_json::from_value::<Mesh>(five)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most 4 items"), "{e}");
+    let mut two = json;
+    two["neighbors"] = serde_json::json!([65535, 65535]);
+    let two: Mesh = serde_json::from_value(two).unwrap();
+    assert_eq!(
+        two.neighbors.len(),
+        2,
+        "fewer than 3 is the writer's to refuse"
+    );
+}
+
+#[test]
+fn a_mesh_holds_its_sides_inline() {
+    // Four per-side lists of at most 4 items and the segment: no heap, 44 bytes a mesh.
+    assert!(
+        std::mem::size_of::<Mesh>() <= 44,
+        "{}",
+        std::mem::size_of::<Mesh>()
+    );
 }
 
 #[test]

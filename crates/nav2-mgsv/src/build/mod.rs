@@ -134,9 +134,8 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
             dc.navmesh_chunk.meshes.push(Mesh {
                 segment_index: seg_index,
                 positions: t
-                    .iter()
-                    .map(|v| local_pos.get(v).copied().unwrap_or_default())
-                    .collect(),
+                    .map(|v| local_pos.get(&v).copied().unwrap_or_default())
+                    .into(),
                 ..Mesh::default()
             });
         }
@@ -317,16 +316,18 @@ pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
         // Meshes: neighbours and nodes.
         for f in &fs {
             let sides = corners.get(*f).map_or(0, Vec::len);
-            let neighbors = (0..sides)
-                .map(|side| match across(*f, side) {
-                    Some(g) => NeighborNavmeshInfo::new(
-                        u16::try_from(g).unwrap_or(u16::MAX),
-                        NeighborKind::Inside,
-                    ),
-                    None => NeighborNavmeshInfo::NONE,
-                })
-                .collect();
-            let navigation_graph_nodes = (0..sides).map(|side| node_of(*f, side)).collect();
+            // A mesh's corners come from its `positions`, so there are at most 4 of them.
+            let too_many = |e: TooManySides| refuse(format!("NavmeshChunk Meshes[{f}]"), e);
+            let neighbors = Sides::from_fn(sides, |side| match across(*f, side) {
+                Some(g) => NeighborNavmeshInfo::new(
+                    u16::try_from(g).unwrap_or(u16::MAX),
+                    NeighborKind::Inside,
+                ),
+                None => NeighborNavmeshInfo::NONE,
+            })
+            .map_err(too_many)?;
+            let navigation_graph_nodes =
+                Sides::from_fn(sides, |side| node_of(*f, side)).map_err(too_many)?;
             if let Some(m) = dc.navmesh_chunk.meshes.get_mut(*f) {
                 m.neighbors = neighbors;
                 m.navigation_graph_nodes = navigation_graph_nodes;

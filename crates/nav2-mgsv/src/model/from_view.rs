@@ -26,14 +26,16 @@ impl Nav2File {
                     kind: n.kind(),
                     reserved_flags: n.flags >> 5,
                     navmesh_index: mi.get(),
-                    inside_links: l
-                        .inside_links()
-                        .iter()
-                        .map(|x| NavigationGraphInsideLink {
-                            node_index: x.node_index.get(),
-                            edge_index: x.edge_index.get(),
+                    inside_links: {
+                        let links = l.inside_links();
+                        ShortVec::from_fn(links.len(), |i| {
+                            let x = &links[i];
+                            NavigationGraphInsideLink {
+                                node_index: x.node_index.get(),
+                                edge_index: x.edge_index.get(),
+                            }
                         })
-                        .collect(),
+                    },
                     crossing_segment_link: l.crossing_segment_link().map(|v| v.get()),
                     crossing_data_chunk_link: l.crossing_data_chunk_link().map(|x| {
                         NavigationGraphCrossingDataChunkLink {
@@ -68,16 +70,13 @@ impl Nav2File {
                 .zip(nm.records())
                 .map(|(m, r)| Mesh {
                     segment_index: m.segment_index(),
-                    neighbors: r
-                        .neighbors()
-                        .iter()
-                        .map(|n| NeighborNavmeshInfo(n.get()))
-                        .collect(),
-                    positions: r.positions().into(),
-                    navigation_graph_nodes: r.navigation_graph_nodes().into(),
+                    neighbors: sides(r.neighbors(), |n| NeighborNavmeshInfo(n.get())),
+                    positions: Sides::from_slice(r.positions()).unwrap_or_default(),
+                    navigation_graph_nodes: Sides::from_slice(r.navigation_graph_nodes())
+                        .unwrap_or_default(),
                     crossing: r.crossing().map(|(d, t)| MeshCrossing {
-                        data_chunk_ids: d.iter().map(|v| v.get()).collect(),
-                        tile_ids: t.iter().map(|v| v.get()).collect(),
+                        data_chunk_ids: sides(d, |v| v.get()),
+                        tile_ids: sides(t, |v| v.get()),
                     }),
                 })
                 .collect();
@@ -555,6 +554,13 @@ fn ss_offsets(h: &SearchSpaceHeader) -> [u32; 3] {
 fn cti_offsets(h: &ConnectTileInfoHeader) -> [u16; 3] {
     let w = h.words.map(|v| v.get());
     [w[0], w[1], w[2]]
+}
+
+/// A mesh record's per-side list. The view gives 3 or 4 items (one bit of the mesh descriptor
+/// chooses), so the list always fits (and so do the two `from_slice` lists above).
+fn sides<S, T: Copy + Default>(items: &[S], mut f: impl FnMut(&S) -> T) -> Sides<T> {
+    debug_assert!(items.len() <= MAX_SIDES);
+    Sides::from_fn(items.len(), |i| f(&items[i])).unwrap_or_default()
 }
 
 #[cfg(test)]

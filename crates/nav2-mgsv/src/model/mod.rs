@@ -17,11 +17,13 @@ use nav_core::RawF32;
 
 pub use crate::records::{VERSION, VERSION_OLD};
 pub use short_vec::ShortVec;
+pub use sides::{MAX_SIDES, Sides, TooManySides};
 pub use stored::*;
 
 mod from_view;
 pub mod layout;
 mod short_vec;
+mod sides;
 mod stored;
 
 /// A stored position: three `u16`, decoded as `value / denominator + origin` per axis.
@@ -217,11 +219,11 @@ pub struct Mesh {
     /// SegmentIndex (12 bits): the owning segment.
     pub segment_index: u16,
     /// NeighborNavmeshInfo per side (3, or 4 with Use4NeighborInfos).
-    pub neighbors: ShortVec<NeighborNavmeshInfo, 4>,
+    pub neighbors: Sides<NeighborNavmeshInfo>,
     /// Position (vertex) indices per side, segment-local (one per neighbour).
-    pub positions: ShortVec<u8, 4>,
+    pub positions: Sides<u8>,
     /// NavigationGraph node indices (3, or 4 with Use4NavigationGraphNodes), segment-local.
-    pub navigation_graph_nodes: ShortVec<u8, 4>,
+    pub navigation_graph_nodes: Sides<u8>,
     /// NeighborDataChunkIds and NeighborTileIds: present exactly when some neighbour crosses a
     /// data chunk or a tile (or is dynamic).
     pub crossing: Option<MeshCrossing>,
@@ -242,9 +244,9 @@ impl Mesh {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct MeshCrossing {
     /// NeighborDataChunkIds (0xFFFF for unused sides).
-    pub data_chunk_ids: ShortVec<u16, 4>,
+    pub data_chunk_ids: Sides<u16>,
     /// NeighborTileIds (0 for unused sides).
-    pub tile_ids: ShortVec<u16, 4>,
+    pub tile_ids: Sides<u16>,
 }
 
 /// NeighborNavmeshInfo: `0xFFFF` = none, else `{NavmeshIndex:14, Type:2}`.

@@ -71,6 +71,22 @@ impl<T, const N: usize> ShortVec<T, N> {
     }
 }
 
+impl<T: Copy + Default, const N: usize> ShortVec<T, N> {
+    /// `len` items, the `i`-th made by `f(i)`: filled in place when they fit inside the record,
+    /// collected on the heap when not (no growth on the way either way).
+    pub fn from_fn(len: usize, mut f: impl FnMut(usize) -> T) -> Self {
+        if len <= N {
+            let mut buf = [T::default(); N];
+            for (i, slot) in buf.iter_mut().take(len).enumerate() {
+                *slot = f(i);
+            }
+            ShortVec(SmallVec::from_buf_and_len(buf, len))
+        } else {
+            ShortVec(SmallVec::from_vec((0..len).map(f).collect()))
+        }
+    }
+}
+
 impl<T: Clone, const N: usize> ShortVec<T, N> {
     /// Appends clones of the items of a slice.
     pub fn extend_from_slice(&mut self, items: &[T]) {
@@ -253,6 +269,12 @@ mod tests {
         assert_eq!(v, [9, 3]);
         assert_eq!(Vec::from(v.clone()), vec![9, 3]);
         v.extend([4, 5]);
+        let inline: ShortVec<u16, 2> = ShortVec::from_fn(2, |i| [0, 10][i]);
+        assert!(!inline.spilled());
+        assert_eq!(inline, [0, 10]);
+        let heap: ShortVec<u16, 2> = ShortVec::from_fn(3, |i| [0, 1, 2][i]);
+        assert!(heap.spilled());
+        assert_eq!(heap, [0, 1, 2]);
         assert_eq!(v.iter().copied().sum::<u16>(), 21);
         assert_eq!(v.into_iter().collect::<Vec<_>>(), vec![9, 3, 4, 5]);
     }

@@ -83,24 +83,23 @@ pub fn data_chunk(index: u16, positions: &[Position], faces: &[[u8; 3]]) -> Data
     }
     let mut meshes = Vec::new();
     for (fi, f) in faces.iter().enumerate() {
-        let neighbors = (0..3)
-            .map(|s| {
-                let node = face_nodes[fi][s];
-                match face_nodes
-                    .iter()
-                    .enumerate()
-                    .find(|(o, other)| *o != fi && other.contains(&node))
-                {
-                    Some((o, _)) => NeighborNavmeshInfo::new(o as u16, NeighborKind::Inside),
-                    None => NeighborNavmeshInfo::NONE,
-                }
-            })
-            .collect();
+        let neighbors = std::array::from_fn::<_, 3, _>(|s| {
+            let node = face_nodes[fi][s];
+            match face_nodes
+                .iter()
+                .enumerate()
+                .find(|(o, other)| *o != fi && other.contains(&node))
+            {
+                Some((o, _)) => NeighborNavmeshInfo::new(o as u16, NeighborKind::Inside),
+                None => NeighborNavmeshInfo::NONE,
+            }
+        })
+        .into();
         meshes.push(Mesh {
             segment_index: 0,
             neighbors,
-            positions: f.to_vec().into(),
-            navigation_graph_nodes: face_nodes[fi].to_vec().into(),
+            positions: (*f).into(),
+            navigation_graph_nodes: face_nodes[fi].into(),
             crossing: None,
         });
     }
@@ -247,15 +246,14 @@ pub fn crossing() -> Nav2File {
     m.neighbors[1] = NeighborNavmeshInfo::new(1, NeighborKind::CrossingDataChunk);
     m.neighbors[0] = NeighborNavmeshInfo::new(7, NeighborKind::CrossingTile);
     m.crossing = Some(MeshCrossing {
-        data_chunk_ids: vec![2, 0, 0xffff].into(),
-        tile_ids: vec![TILE + 1, 0, 0].into(),
+        data_chunk_ids: [2, 0, 0xffff].into(),
+        tile_ids: [TILE + 1, 0, 0].into(),
     });
     // A quad face with a fourth node on its own segment-local node 0.
-    a.navmesh_chunk.meshes[1]
-        .neighbors
-        .push(NeighborNavmeshInfo::NONE);
-    a.navmesh_chunk.meshes[1].positions = vec![0, 1, 2, 3].into();
-    a.navmesh_chunk.meshes[1].navigation_graph_nodes.push(0);
+    let quad = &mut a.navmesh_chunk.meshes[1];
+    quad.neighbors.try_push(NeighborNavmeshInfo::NONE).unwrap();
+    quad.positions = [0, 1, 2, 3].into();
+    quad.navigation_graph_nodes.try_push(0).unwrap();
     let ng = &mut a.navigation_graph;
     ng.nodes[1].crossing_data_chunk_link = Some(NavigationGraphCrossingDataChunkLink {
         data_chunk_id: 0,
