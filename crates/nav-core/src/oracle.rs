@@ -3,7 +3,8 @@
 //! Two properties define a correct format crate:
 //!
 //! - **bytes**: for every input that parses, writing the view and writing the model both give the
-//!   input back, and the bytes written parse to the same model ([`roundtrip_bytes`]);
+//!   input back, so the bytes written are the input and read as the same model
+//!   ([`roundtrip_bytes`]);
 //! - **model**: for every model the writer accepts, parsing what it wrote gives the model back,
 //!   and writing that again gives the same bytes ([`roundtrip_model`]).
 //!
@@ -148,8 +149,13 @@ impl std::io::Write for Compare<'_> {
     }
 }
 
-/// Checks that `bytes` survive parse → write (from the view and from the model) unchanged, and
-/// that the output parses to the same model. Returns the model.
+/// Checks that `bytes` survive parse → write (from the view and from the model, with every
+/// writer) unchanged, and that the view and the model agree on the summary. Returns the model.
+///
+/// The output is not read again: it was compared with `bytes` byte for byte, and reading `bytes`
+/// is what made the model, so a second read could only repeat it (it took about a sixth of
+/// `navkit roundtrip`). That a written model reads back equal is [`roundtrip_model`]'s check,
+/// for models that did not come from the same bytes.
 pub fn roundtrip_bytes<F: Format + ?Sized>(
     format: &F,
     bytes: &[u8],
@@ -181,11 +187,6 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
         .map_err(RoundtripError::Write)?;
     compare("write_into", bytes, &out)?;
     drop(out);
-    // What was written is `bytes` (compared above): reading it back is reading `bytes`.
-    let again = format.read(bytes).map_err(RoundtripError::Reparse)?;
-    if again != model {
-        return Err(RoundtripError::ModelDiffers);
-    }
     Ok(model)
 }
 
