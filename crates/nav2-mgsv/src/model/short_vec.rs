@@ -1,6 +1,7 @@
-//! [`ShortVec`]: the list type of the model's short per-record lists (a node's links, a mesh's
-//! sides), kept inside the record up to `N` items so that copying a file into the model does not
-//! allocate once per record.
+//! [`ShortVec`]: the list type of the model's short per-record lists that the format lets grow
+//! (a node's links, a bucket's entries), kept inside the record up to `N` items so that copying a
+//! file into the model does not allocate once per record. A mesh's per-side lists, which never
+//! hold more than 4, are [`Sides`](super::Sides).
 
 use smallvec::SmallVec;
 use std::fmt;
