@@ -43,8 +43,10 @@ pub fn for_each_ordered_by_cost<T: Sync, R: Send>(
         }
         return;
     }
+    // Each item's cost once: `cost` may be a system call (a file's size), and a sort that asked
+    // for it at every comparison would make thousands of them before any work starts.
     let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&i| core::cmp::Reverse(items.get(i).map_or(0, &cost)));
+    order.sort_by_cached_key(|&i| core::cmp::Reverse(items.get(i).map_or(0, &cost)));
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
     let claim = || order.get(next.fetch_add(1, Ordering::Relaxed)).copied();
