@@ -140,23 +140,43 @@ impl Format for Nvm {
     }
 
     fn summary(&self, m: &Self::Model) -> Summary {
-        let variant = m
-            .layout()
-            .map_or("8-byte tiles without plane maps (not writable)", |l| {
-                l.describe()
-            });
-        Summary::new(FORMAT, "JMXVNVM 1000")
-            .variant(variant)
-            .count("objects", m.objects.len())
-            .count("linked edges", m.linked_edge_count())
-            .count("cells", m.cells.len())
-            .count("open cells", m.open_cell_count)
-            .count("cell object references", m.cell_object_count())
-            .count("global edges", m.global_edges.len())
-            .count("internal edges", m.internal_edges.len())
-            .count("tiles", m.tile_map.len())
-            .count("heights", m.height_map.len())
-            .count("planes", m.planes.as_ref().map_or(0, |p| p.types.len()))
+        summary(
+            m.layout(),
+            m.open_cell_count,
+            [
+                m.objects.len(),
+                m.linked_edge_count(),
+                m.cells.len(),
+                m.cell_object_count(),
+                m.global_edges.len(),
+                m.internal_edges.len(),
+                m.tile_map.len(),
+                m.height_map.len(),
+                m.planes.as_ref().map_or(0, |p| p.types.len()),
+            ],
+        )
+    }
+
+    /// The same figures from the view's arrays, without a model.
+    fn view_summary(&self, v: &Self::View<'_>) -> Summary {
+        summary(
+            Some(v.layout()),
+            v.open_cell_count(),
+            [
+                v.objects().len(),
+                v.objects().iter().map(|o| o.linked_edges().len()).sum(),
+                v.cells().len(),
+                v.cells().iter().map(|c| c.object_indices().len()).sum(),
+                v.global_edges().len(),
+                v.internal_edges().len(),
+                match v.tile_map() {
+                    view::TileMapView::Modern(t) => t.len(),
+                    view::TileMapView::Legacy(t) => t.len(),
+                },
+                v.height_map().len(),
+                v.planes().map_or(0, |p| p.types().len()),
+            ],
+        )
     }
 
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
@@ -166,4 +186,36 @@ impl Format for Nvm {
     fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
     }
+}
+
+/// [`Format::summary`] of a region with this layout, `OpenCellCount` and these counts (objects,
+/// linked edges, cells, cell object references, global edges, internal edges, tiles, heights,
+/// planes): one text for the model and the view.
+fn summary(layout: Option<Layout>, open_cells: u32, counts: [usize; 9]) -> Summary {
+    let [
+        objects,
+        linked,
+        cells,
+        cell_objects,
+        global,
+        internal,
+        tiles,
+        heights,
+        planes,
+    ] = counts;
+    let variant = layout.map_or("8-byte tiles without plane maps (not writable)", |l| {
+        l.describe()
+    });
+    Summary::new(FORMAT, "JMXVNVM 1000")
+        .variant(variant)
+        .count("objects", objects)
+        .count("linked edges", linked)
+        .count("cells", cells)
+        .count("open cells", open_cells)
+        .count("cell object references", cell_objects)
+        .count("global edges", global)
+        .count("internal edges", internal)
+        .count("tiles", tiles)
+        .count("heights", heights)
+        .count("planes", planes)
 }

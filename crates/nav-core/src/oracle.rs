@@ -190,9 +190,10 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     Ok(model)
 }
 
-/// Checks that a model the writer accepts comes back equal from its own bytes, that writing
-/// it twice gives the same bytes, and that the streaming writer ([`Format::write_to`]) accepts
-/// and refuses the same models and writes the same bytes. `Ok(None)` means the writer refused
+/// Checks that a model the writer accepts comes back equal from its own bytes (and that the view
+/// of those bytes gives the model's summary), that writing it twice gives the same bytes, and
+/// that the streaming writer ([`Format::write_to`]) accepts and refuses the same models and
+/// writes the same bytes. `Ok(None)` means the writer refused
 /// the model (that is allowed: not every model fits the format); `Ok(Some(bytes))` gives what
 /// was written.
 pub fn roundtrip_model<F: Format + ?Sized>(
@@ -215,9 +216,19 @@ pub fn roundtrip_model<F: Format + ?Sized>(
         (Ok(_), Err(e)) => return Err(e),
         (Err(_), Err(e)) => return Err(e),
     };
-    let back = format.read(&bytes).map_err(RoundtripError::Reparse)?;
+    let view = format.parse(&bytes).map_err(RoundtripError::Reparse)?;
+    let back = format.to_model(&view);
     if &back != model {
         return Err(RoundtripError::ModelDiffers);
+    }
+    // The written file's view must tell the same summary as the model it came from.
+    let (from_view, from_model) = (format.view_summary(&view), format.summary(model));
+    drop(view);
+    if from_view != from_model {
+        return Err(RoundtripError::SummaryDiffers {
+            view: format!("{from_view:?}"),
+            model: format!("{from_model:?}"),
+        });
     }
     let again = format.write(&back).map_err(RoundtripError::Write)?;
     compare("write (second time)", &bytes, &again)?;

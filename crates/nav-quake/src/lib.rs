@@ -123,18 +123,31 @@ impl Format for Quake {
     }
 
     fn summary(&self, model: &NavFile) -> Summary {
-        Summary::new(
-            FORMAT,
-            format!("{} v{}", model.magic.as_str(), model.version),
+        summary(
+            model.magic,
+            model.version,
+            [
+                model.nodes.len(),
+                model.links.len(),
+                model.traversals.len(),
+                model.edicts.len(),
+            ],
         )
-        .variant(match model.magic {
-            Magic::Nav2 => "Quake (2021 re-release)",
-            Magic::Nav3 => "Quake II (2023 re-release)",
-        })
-        .count("nodes", model.nodes.len())
-        .count("links", model.links.len())
-        .count("traversals", model.traversals.len())
-        .count("edicts", model.edicts.len())
+    }
+
+    /// The same figures from the view's arrays, without a model.
+    fn view_summary(&self, view: &NavView<'_>) -> Summary {
+        let layout = view.layout();
+        summary(
+            layout.magic(),
+            layout.version(),
+            [
+                view.nodes().len(),
+                view.links().len(),
+                view.traversals().len(),
+                view.edicts().len(),
+            ],
+        )
     }
 
     fn dump(&self, model: &NavFile, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
@@ -144,4 +157,18 @@ impl Format for Quake {
     fn geometry(&self, model: &NavFile) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
     }
+}
+
+/// [`Format::summary`] of a file with this magic, version and node, link, traversal and edict
+/// counts: one text for the model and the view.
+fn summary(magic: Magic, version: u32, [nodes, links, traversals, edicts]: [usize; 4]) -> Summary {
+    Summary::new(FORMAT, format!("{} v{version}", magic.as_str()))
+        .variant(match magic {
+            Magic::Nav2 => "Quake (2021 re-release)",
+            Magic::Nav3 => "Quake II (2023 re-release)",
+        })
+        .count("nodes", nodes)
+        .count("links", links)
+        .count("traversals", traversals)
+        .count("edicts", edicts)
 }

@@ -129,36 +129,57 @@ impl Format for Source2Nav {
     }
 
     fn summary(&self, model: &Source2Mesh) -> Summary {
-        let spots: usize = model.areas.iter().map(|a| a.hiding_spots.len()).sum();
-        let connections: usize = model
-            .areas
-            .iter()
-            .flat_map(|a| a.connections.iter().map(Vec::len))
-            .sum();
-        let mut s = Summary::new(FORMAT, model.version.to_string())
-            .variant(format!(
-                "sub-version {}, generator {}",
-                model.sub_version, model.generation_params.nav_gen_version
-            ))
-            .count("areas", model.areas.len());
-        if model.version >= 31 {
-            s = s
-                .count("corners", model.corners.len())
-                .count("polygons", model.polygons.len());
-        }
-        s = s
-            .count("connections", connections)
-            .count("hiding spots", spots)
-            .count("ladders", model.ladders.len())
-            .count("transformed bounds", model.transformed_bounds.len())
-            .count("hulls", model.generation_params.hulls.len());
         let blobs = [
             &model.movable_mesh_settings,
             &model.game_data,
             &model.extra_generation_params,
             &model.custom_data,
         ];
-        s.count("kv3 blobs", blobs.iter().filter(|b| b.is_some()).count())
+        summary(
+            (model.version, model.sub_version),
+            &model.generation_params,
+            [
+                model.areas.len(),
+                model.corners.len(),
+                model.polygons.len(),
+                model
+                    .areas
+                    .iter()
+                    .flat_map(|a| a.connections.iter().map(Vec::len))
+                    .sum(),
+                model.areas.iter().map(|a| a.hiding_spots.len()).sum(),
+                model.ladders.len(),
+                model.transformed_bounds.len(),
+                blobs.iter().filter(|b| b.is_some()).count(),
+            ],
+        )
+    }
+
+    /// The same figures from the view's records, without a model.
+    fn view_summary(&self, v: &Source2View<'_>) -> Summary {
+        let blobs = [
+            v.movable_mesh_settings(),
+            v.game_data(),
+            v.extra_generation_params(),
+            v.custom_data(),
+        ];
+        summary(
+            (v.layout().version(), v.sub_version()),
+            v.generation_params(),
+            [
+                v.areas().len(),
+                v.corners().len(),
+                v.polygons().len(),
+                v.areas()
+                    .iter()
+                    .flat_map(|a| a.connections().iter().map(|c| c.len()))
+                    .sum(),
+                v.areas().iter().map(|a| a.hiding_spots().len()).sum(),
+                v.ladders().len(),
+                v.transformed_bounds().len(),
+                blobs.iter().filter(|b| b.is_some()).count(),
+            ],
+        )
     }
 
     fn dump(&self, model: &Source2Mesh, out: &mut dyn core::fmt::Write) -> core::fmt::Result {
@@ -168,4 +189,39 @@ impl Format for Source2Nav {
     fn geometry(&self, model: &Source2Mesh) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
     }
+}
+
+/// [`Format::summary`] of a mesh with this version and sub-version, these generation
+/// parameters and these counts (areas, corners, polygons, connections, hiding spots, ladders,
+/// transformed bounds, KV3 blobs present): one text for the model and the view.
+fn summary(
+    (version, sub_version): (u32, u32),
+    params: &GenerationParams,
+    counts: [usize; 8],
+) -> Summary {
+    let [
+        areas,
+        corners,
+        polygons,
+        connections,
+        spots,
+        ladders,
+        bounds,
+        blobs,
+    ] = counts;
+    let mut s = Summary::new(FORMAT, version.to_string())
+        .variant(format!(
+            "sub-version {sub_version}, generator {}",
+            params.nav_gen_version
+        ))
+        .count("areas", areas);
+    if version >= 31 {
+        s = s.count("corners", corners).count("polygons", polygons);
+    }
+    s.count("connections", connections)
+        .count("hiding spots", spots)
+        .count("ladders", ladders)
+        .count("transformed bounds", bounds)
+        .count("hulls", params.hulls.len())
+        .count("kv3 blobs", blobs)
 }

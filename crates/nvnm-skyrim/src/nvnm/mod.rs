@@ -204,26 +204,52 @@ impl Format for Nvnm {
     }
 
     fn summary(&self, model: &Self::Model) -> Summary {
-        let variant = match (model.layout(), model.parent) {
-            (Some(Layout::Fallout4), _) => "Fallout 4",
-            (_, Parent::Cell { .. }) => "Skyrim, interior cell",
-            (_, Parent::Worldspace { .. }) => "Skyrim, worldspace grid cell",
+        summary(
+            (
+                model.version,
+                model.layout(),
+                model.parent,
+                model.grid.divisor,
+            ),
+            [
+                model.vertices.len(),
+                model.triangles.len(),
+                model.edge_links.len(),
+                model.door_triangles.len(),
+                model.cover_array.len(),
+                model.cover_triangles.len(),
+                model.cover_mappings.len(),
+                model.waypoints.len(),
+                model.grid.cells.iter().map(Vec::len).sum(),
+            ],
+        )
+    }
+
+    /// The same figures from the view's records, without a model.
+    fn view_summary(&self, v: &Self::View<'_>) -> Summary {
+        let (cover_triangles, cover_mappings) = match v.cover_triangles() {
+            view::CoverTrianglesView::V12(t) => (t.len(), 0),
+            view::CoverTrianglesView::V15(m) => (0, m.len()),
         };
-        Summary::new(FORMAT, format!("NVNM v{}", model.version))
-            .variant(variant)
-            .count("vertices", model.vertices.len())
-            .count("triangles", model.triangles.len())
-            .count("edge links", model.edge_links.len())
-            .count("door triangles", model.door_triangles.len())
-            .count("cover array", model.cover_array.len())
-            .count("cover triangles", model.cover_triangles.len())
-            .count("cover mappings", model.cover_mappings.len())
-            .count("waypoints", model.waypoints.len())
-            .count("grid divisor", model.grid.divisor)
-            .count(
-                "grid entries",
-                model.grid.cells.iter().map(Vec::len).sum::<usize>(),
-            )
+        summary(
+            (
+                v.version(),
+                Some(v.layout()),
+                v.header().parent(),
+                v.grid().divisor.get(),
+            ),
+            [
+                v.vertices().len(),
+                v.triangle_count(),
+                v.edge_link_count(),
+                v.door_triangles().len(),
+                v.cover_array().len(),
+                cover_triangles,
+                cover_mappings,
+                v.waypoints().len(),
+                v.cells().iter().map(|c| c.len()).sum(),
+            ],
+        )
     }
 
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
@@ -241,4 +267,41 @@ impl Format for Nvnm {
     fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Self::Model>> {
         Some(crate::build::build(mesh, Parent::Cell { cell: 0 }))
     }
+}
+
+/// [`Format::summary`] of a navmesh with this version, layout, parent and grid divisor and
+/// these counts (vertices, triangles, edge links, door triangles, cover array, cover triangles,
+/// cover mappings, waypoints, grid entries): one text for the model and the view.
+fn summary(
+    (version, layout, parent, divisor): (u32, Option<Layout>, Parent, u32),
+    counts: [usize; 9],
+) -> Summary {
+    let [
+        vertices,
+        triangles,
+        links,
+        doors,
+        cover,
+        cover_triangles,
+        mappings,
+        waypoints,
+        entries,
+    ] = counts;
+    let variant = match (layout, parent) {
+        (Some(Layout::Fallout4), _) => "Fallout 4",
+        (_, Parent::Cell { .. }) => "Skyrim, interior cell",
+        (_, Parent::Worldspace { .. }) => "Skyrim, worldspace grid cell",
+    };
+    Summary::new(FORMAT, format!("NVNM v{version}"))
+        .variant(variant)
+        .count("vertices", vertices)
+        .count("triangles", triangles)
+        .count("edge links", links)
+        .count("door triangles", doors)
+        .count("cover array", cover)
+        .count("cover triangles", cover_triangles)
+        .count("cover mappings", mappings)
+        .count("waypoints", waypoints)
+        .count("grid divisor", divisor)
+        .count("grid entries", entries)
 }

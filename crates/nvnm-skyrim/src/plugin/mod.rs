@@ -338,19 +338,6 @@ impl Format for Plugin {
 
     fn summary(&self, model: &Self::Model) -> Summary {
         let records = model.records();
-        let navmeshes = records
-            .iter()
-            .filter(|r| matches!(r.body, RecordBody::Navmesh(_)))
-            .count();
-        let compressed = records
-            .iter()
-            .filter(|r| {
-                matches!(
-                    &r.body,
-                    RecordBody::Navmesh(b) if b.compression != Compression::None
-                )
-            })
-            .count();
         let mut groups = 0usize;
         let mut stack: Vec<&[Item]> = vec![&model.items];
         while let Some(items) = stack.pop() {
@@ -361,33 +348,60 @@ impl Format for Plugin {
                 }
             }
         }
-        let variant = match model.header.form_version {
-            43 => "Skyrim LE (form version 43)".to_string(),
-            44 => "Skyrim SE (form version 44)".to_string(),
-            v => format!("form version {v}"),
-        };
-        Summary::new(FORMAT, "TES4")
-            .variant(variant)
-            .count("groups", groups)
-            .count("records", records.len())
-            .count("navmesh records", navmeshes)
-            .count("compressed navmesh records", compressed)
-            .count("NVNM subrecords", model.navmeshes().len())
-            .count(
-                "deleted navmesh records",
+        let navmesh = |r: &Record| matches!(r.body, RecordBody::Navmesh(_));
+        let compressed = |r: &Record| matches!(&r.body, RecordBody::Navmesh(b) if b.compression != Compression::None);
+        summary(
+            model.header.form_version,
+            [
+                groups,
+                records.len(),
+                records.iter().filter(|r| navmesh(r)).count(),
+                records.iter().filter(|r| compressed(r)).count(),
+                model.navmeshes().len(),
                 records
                     .iter()
                     .filter(|r| &r.signature.0 == b"NAVM" && r.is_deleted())
                     .count(),
-            )
-            .count(
-                "NVMI entries",
                 records
                     .iter()
                     .filter_map(|r| r.navi())
                     .map(|n| n.navmesh_infos().count())
-                    .sum::<usize>(),
-            )
+                    .sum(),
+            ],
+        )
+    }
+
+    /// The same figures from the view's groups and records, without a model (and without
+    /// copying any record's data).
+    fn view_summary(&self, view: &Self::View<'_>) -> Summary {
+        let groups = view
+            .nodes()
+            .iter()
+            .filter(|n| matches!(n, view::Node::Group(_)))
+            .count();
+        // What the model opens as a navmesh body: a `NAVM` record whose data the walk opened.
+        let navmesh =
+            |r: &view::RecordView<'_>| &r.header().signature == b"NAVM" && r.opened().is_some();
+        let compressed = |r: &view::RecordView<'_>| {
+            &r.header().signature == b"NAVM" && r.opened().is_some_and(|o| o.compressed())
+        };
+        summary(
+            view.header().header().form_version.get(),
+            [
+                groups,
+                view.records().count(),
+                view.records().filter(|r| navmesh(r)).count(),
+                view.records().filter(|r| compressed(r)).count(),
+                view.navmeshes().count(),
+                view.records()
+                    .filter(|r| &r.header().signature == b"NAVM" && r.is_deleted())
+                    .count(),
+                view.records()
+                    .filter_map(view::RecordView::navi)
+                    .map(|n| n.navmesh_infos().count())
+                    .sum(),
+            ],
+        )
     }
 
     fn dump(&self, model: &Self::Model, out: &mut dyn fmt::Write) -> fmt::Result {
@@ -433,4 +447,25 @@ impl Format for Plugin {
         })?;
         model.replace_nvnm(form_id, bytes.to_vec())
     }
+}
+
+/// [`Format::summary`] of a plugin with this form version and these counts (groups, records,
+/// navmesh records, compressed navmesh records, `NVNM` subrecords, deleted navmesh records,
+/// `NVMI` entries): one text for the model and the view.
+fn summary(form_version: u16, counts: [usize; 7]) -> Summary {
+    let [groups, records, navmeshes, compressed, nvnm, deleted, nvmi] = counts;
+    let variant = match form_version {
+        43 => "Skyrim LE (form version 43)".to_string(),
+        44 => "Skyrim SE (form version 44)".to_string(),
+        v => format!("form version {v}"),
+    };
+    Summary::new(FORMAT, "TES4")
+        .variant(variant)
+        .count("groups", groups)
+        .count("records", records)
+        .count("navmesh records", navmeshes)
+        .count("compressed navmesh records", compressed)
+        .count("NVNM subrecords", nvnm)
+        .count("deleted navmesh records", deleted)
+        .count("NVMI entries", nvmi)
 }
