@@ -177,11 +177,26 @@ macro_rules! assert_bytes_eq {
     }};
 }
 
-/// The corpus root: `NAVKIT_CORPUS`, else `../shared/corpus` from the working directory or from
+/// The folder an environment variable names. A relative path is taken from the working
+/// directory when it exists there, else from the workspace root: `cargo test` runs each crate's
+/// tests in that crate's folder, while the variable was most likely set for the folder `cargo`
+/// was started in, the workspace root (`NAVKIT_CORPUS=../shared/corpus cargo test`).
+fn env_dir(var: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os(var)?);
+    if dir.is_absolute() || dir.is_dir() {
+        return Some(dir);
+    }
+    let from_root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(&dir);
+    Some(if from_root.is_dir() { from_root } else { dir })
+}
+
+/// The corpus root: `NAVKIT_CORPUS` (a relative path from the working directory, else from the
+/// workspace root), else `../shared/corpus` from the working directory or from
 /// the workspace this crate was built in. `None` when none exists.
 pub fn corpus_root() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("NAVKIT_CORPUS") {
-        let dir = PathBuf::from(dir);
+    if let Some(dir) = env_dir("NAVKIT_CORPUS") {
         return dir.is_dir().then_some(dir);
     }
     let from_manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
@@ -217,8 +232,8 @@ pub fn corpus_dir(format_dir: &str) -> Option<PathBuf> {
 /// `incoming` folder beside the corpus root. Tests walk it with the same expectations as the
 /// corpus; unlike the corpus it is optional, so no note is printed and CI does not require it.
 pub fn incoming_dir(format_dir: &str) -> Option<PathBuf> {
-    let root = match std::env::var_os("NAVKIT_INCOMING") {
-        Some(dir) => PathBuf::from(dir),
+    let root = match env_dir("NAVKIT_INCOMING") {
+        Some(dir) => dir,
         None => corpus_root()?.parent()?.join("incoming"),
     };
     Some(root.join(format_dir)).filter(|d| d.is_dir())
