@@ -231,6 +231,7 @@ impl Campaign {
         let started = Instant::now();
         let mut used = 0u64;
         let mut interrupted: Option<Instant> = None;
+        let mut killed = false;
         let status = loop {
             // Read before reaping: a finished child's last figures are still there.
             if let Some(t) = cpu_ticks(pid) {
@@ -252,9 +253,10 @@ impl Campaign {
                         .status();
                     interrupted = Some(Instant::now());
                 }
-                Some(at) if at.elapsed() > Duration::from_secs(120) => {
+                Some(at) if at.elapsed() > Duration::from_secs(120) && !killed => {
                     eprintln!("fuzz campaign: {target}: no exit two minutes after SIGINT; killed");
                     let _ = child.kill();
+                    killed = true;
                 }
                 _ => {}
             }
@@ -271,7 +273,11 @@ impl Campaign {
         self.merge(target, bin, &work);
         let corpus = std::fs::read_dir(&work).map_or(0, |d| d.count());
         let findings = self.keep_findings(target, bin, &artifacts)?;
-        let normal = status.success() || status.code() == Some(INTERRUPTED);
+        let normal = ended_normally(
+            status.success() || status.code() == Some(INTERRUPTED),
+            killed,
+            &log,
+        );
         if !normal && findings.is_empty() {
             return Err(format!(
                 "fuzz campaign: {target} exited with {status} and left no finding; see {}",
@@ -462,6 +468,17 @@ fn final_stats(log: &str) -> (Option<u64>, Option<u64>, Option<u64>) {
     (executions, coverage, features)
 }
 
+/// Whether a fuzzer's run ended as a campaign run should: it exited successfully or with
+/// libFuzzer's interrupt code, or it had to be killed after the interrupt although libFuzzer had
+/// already said so and printed its final figures (a niced fuzzer on a machine busy with other
+/// work can take longer than the grace period to exit, and its run was complete all the same).
+fn ended_normally(exited_normally: bool, killed_after_interrupt: bool, log: &str) -> bool {
+    exited_normally
+        || (killed_after_interrupt
+            && log.contains("libFuzzer: run interrupted; exiting")
+            && final_stats(log).0.is_some())
+}
+
 fn today() -> String {
     Command::new("date")
         .args(["-u", "+%Y-%m-%d"])
@@ -558,6 +575,22 @@ mod tests {
                    stat::average_exec_per_sec:     857\n";
         assert_eq!(final_stats(log), (Some(52311), Some(918), Some(3117)));
         assert_eq!(final_stats("nothing here"), (None, None, None));
+    }
+
+    #[test]
+    fn a_fuzzer_killed_after_its_final_figures_ended_normally() {
+        let closed = "#99\tREDUCE cov: 9 ft: 30 corp: 4/1Kb\n\
+                      ==1== libFuzzer: run interrupted; exiting\n\
+                      stat::number_of_executed_units: 99\n";
+        assert!(ended_normally(true, false, ""));
+        assert!(ended_normally(false, true, closed));
+        // Killed before libFuzzer closed its run, or killed without being interrupted: not normal.
+        assert!(!ended_normally(
+            false,
+            true,
+            "#99\tREDUCE cov: 9 ft: 30 corp: 4/1Kb\n"
+        ));
+        assert!(!ended_normally(false, false, closed));
         // Stopped by SIGINT: no DONE line, the last NEW or REDUCE line has the counts.
         let interrupted = "#4096\tpulse  cov: 30 ft: 40 corp: 9/1Kb\n\
                            #5000\tREDUCE cov: 31 ft: 44 corp: 9/1Kb\n\
