@@ -26,16 +26,12 @@ impl Nav2File {
                     kind: n.kind(),
                     reserved_flags: n.flags >> 5,
                     navmesh_index: mi.get(),
-                    inside_links: {
-                        let links = l.inside_links();
-                        ShortVec::from_fn(links.len(), |i| {
-                            let x = &links[i];
-                            NavigationGraphInsideLink {
-                                node_index: x.node_index.get(),
-                                edge_index: x.edge_index.get(),
-                            }
-                        })
-                    },
+                    inside_links: ShortVec::from_slice_map(l.inside_links(), |x| {
+                        NavigationGraphInsideLink {
+                            node_index: x.node_index.get(),
+                            edge_index: x.edge_index.get(),
+                        }
+                    }),
                     crossing_segment_link: l.crossing_segment_link().map(|v| v.get()),
                     crossing_data_chunk_link: l.crossing_data_chunk_link().map(|x| {
                         NavigationGraphCrossingDataChunkLink {
@@ -71,9 +67,8 @@ impl Nav2File {
                 .map(|(m, r)| Mesh {
                     segment_index: m.segment_index(),
                     neighbors: sides(r.neighbors(), |n| NeighborNavmeshInfo(n.get())),
-                    positions: Sides::from_slice(r.positions()).unwrap_or_default(),
-                    navigation_graph_nodes: Sides::from_slice(r.navigation_graph_nodes())
-                        .unwrap_or_default(),
+                    positions: sides(r.positions(), |v| v),
+                    navigation_graph_nodes: sides(r.navigation_graph_nodes(), |v| v),
                     crossing: r.crossing().map(|(d, t)| MeshCrossing {
                         data_chunk_ids: sides(d, |v| v.get()),
                         tile_ids: sides(t, |v| v.get()),
@@ -557,10 +552,10 @@ fn cti_offsets(h: &ConnectTileInfoHeader) -> [u16; 3] {
 }
 
 /// A mesh record's per-side list. The view gives 3 or 4 items (one bit of the mesh descriptor
-/// chooses), so the list always fits (and so do the two `from_slice` lists above).
-fn sides<S, T: Copy + Default>(items: &[S], mut f: impl FnMut(&S) -> T) -> Sides<T> {
+/// chooses), so the list always fits.
+fn sides<S: Copy, T: Copy + Default>(items: &[S], f: impl Fn(S) -> T) -> Sides<T> {
     debug_assert!(items.len() <= MAX_SIDES);
-    Sides::from_fn(items.len(), |i| f(&items[i])).unwrap_or_default()
+    Sides::from_slice_map(items, f).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -97,11 +97,17 @@ fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64
     let mut run = 0u64;
     d.navigation_graph_link_offsets = Vec::with_capacity(ng.nodes.len());
     for (i, node) in ng.nodes.iter().enumerate() {
-        let units: u16 = fits(
-            format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
-            run / 2,
-        )?;
-        d.navigation_graph_link_offsets.push(u32::from(units));
+        // The field's range is checked inline and the error made only when it is out of range:
+        // this loop runs once per node.
+        let units = run / 2;
+        if units > u64::from(u16::MAX) {
+            fits::<u16>(
+                format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
+                units,
+            )?;
+        }
+        d.navigation_graph_link_offsets
+            .push(u32::try_from(units).unwrap_or(u32::MAX));
         run += ng_link_block_len(node);
     }
     let edges = a16(link + run);
@@ -163,7 +169,10 @@ fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
     for (i, s) in sc.segments.iter().enumerate() {
         let mut bases = [0u16; 4];
         for (k, b) in bases.iter_mut().enumerate() {
-            *b = fits(format_args!("SegmentChunk Segments[{i}] base {k}"), sums[k])?;
+            *b = match u16::try_from(sums[k]) {
+                Ok(v) => v,
+                Err(_) => fits(format_args!("SegmentChunk Segments[{i}] base {k}"), sums[k])?,
+            };
         }
         d.segment_bases.push(bases);
         let counts = [

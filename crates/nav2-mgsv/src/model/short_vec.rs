@@ -77,14 +77,30 @@ impl<T: Copy + Default, const N: usize> ShortVec<T, N> {
     /// collected on the heap when not (no growth on the way either way).
     pub fn from_fn(len: usize, mut f: impl FnMut(usize) -> T) -> Self {
         if len <= N {
-            let mut buf = [T::default(); N];
-            for (i, slot) in buf.iter_mut().take(len).enumerate() {
-                *slot = f(i);
-            }
+            // The whole array at once, so that the compiler can assemble it in registers rather
+            // than store it item by item and load it back whole.
+            let buf = std::array::from_fn(|i| if i < len { f(i) } else { T::default() });
             ShortVec(SmallVec::from_buf_and_len(buf, len))
         } else {
             ShortVec(SmallVec::from_vec((0..len).map(f).collect()))
         }
+    }
+}
+
+impl<T: Copy + Default> ShortVec<T, 4> {
+    /// The items of a slice, each mapped by `f`. Lists of up to 4 (every list of the known
+    /// files) are built directly inside the record.
+    pub fn from_slice_map<S: Copy>(items: &[S], f: impl Fn(S) -> T) -> Self {
+        let d = T::default();
+        let (buf, len) = match *items {
+            [] => ([d; 4], 0),
+            [a] => ([f(a), d, d, d], 1),
+            [a, b] => ([f(a), f(b), d, d], 2),
+            [a, b, c] => ([f(a), f(b), f(c), d], 3),
+            [a, b, c, e] => ([f(a), f(b), f(c), f(e)], 4),
+            _ => return ShortVec(items.iter().map(|&x| f(x)).collect()),
+        };
+        ShortVec(SmallVec::from_buf_and_len(buf, len))
     }
 }
 
@@ -278,5 +294,18 @@ mod tests {
         assert_eq!(heap, [0, 1, 2]);
         assert_eq!(v.iter().copied().sum::<u16>(), 21);
         assert_eq!(v.into_iter().collect::<Vec<_>>(), vec![9, 3, 4, 5]);
+    }
+
+    /// Every length, the ones built in place (up to 4) and the ones past them, maps each item
+    /// in order and ends up inline exactly when it fits.
+    #[test]
+    fn from_slice_map_maps_every_length() {
+        let items: Vec<u8> = (1..=7).collect();
+        for len in 0..=items.len() {
+            let v: ShortVec<u16, 4> = ShortVec::from_slice_map(&items[..len], |x| u16::from(x) * 3);
+            let want: Vec<u16> = items[..len].iter().map(|&x| u16::from(x) * 3).collect();
+            assert_eq!(v, want, "length {len}");
+            assert_eq!(v.spilled(), len > 4, "length {len}");
+        }
     }
 }

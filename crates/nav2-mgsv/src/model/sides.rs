@@ -63,6 +63,17 @@ impl<T: Copy + Default> Sides<T> {
             len: short,
         })
     }
+    /// The items of a slice, each mapped by `f`, or [`TooManySides`] when it has more than 4.
+    /// A mesh record's lists have 3 or 4 items: those two lengths are built directly, which is
+    /// most of what copying a file's meshes into the model costs.
+    pub fn from_slice_map<S: Copy>(items: &[S], f: impl Fn(S) -> T) -> Result<Self, TooManySides> {
+        let (items, len) = match *items {
+            [a, b, c] => ([f(a), f(b), f(c), T::default()], 3),
+            [a, b, c, d] => ([f(a), f(b), f(c), f(d)], 4),
+            _ => return Self::from_fn(items.len(), |i| f(items[i])),
+        };
+        Ok(Sides { items, len })
+    }
     /// The items of an iterator, or [`TooManySides`] when it yields more than 4 (it is read up
     /// to the fifth item only).
     pub fn try_from_iter(iter: impl IntoIterator<Item = T>) -> Result<Self, TooManySides> {
@@ -356,6 +367,24 @@ mod tests {
         assert_eq!(
             TooManySides(5).to_string(),
             "5 items: a mesh has at most 4 sides, one item per side"
+        );
+    }
+
+    /// The lengths a mesh record has (3 and 4) and every other one give what `from_fn` gives;
+    /// a fifth item is refused.
+    #[test]
+    fn from_slice_map_agrees_with_from_fn() {
+        let items = [7u8, 8, 9, 10, 11];
+        for len in 0..=MAX_SIDES {
+            let f = |x: u8| u16::from(x) << 8;
+            let mapped = Sides::from_slice_map(&items[..len], f);
+            let built = Sides::from_fn(len, |i| f(items[i]));
+            assert_eq!(mapped, built, "length {len}");
+            assert_eq!(mapped.map(|s| s.len()), Ok(len));
+        }
+        assert_eq!(
+            Sides::from_slice_map(&items, u16::from),
+            Err(TooManySides(5))
         );
     }
 
