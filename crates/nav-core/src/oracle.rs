@@ -167,14 +167,8 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     compare("write_view", bytes, &from_view)?;
     drop(from_view);
     let model = format.to_model(&view);
-    let (from_view, from_model) = (format.view_summary(&view), format.summary(&model));
+    summaries_agree(format, &view, &model)?;
     drop(view);
-    if from_view != from_model {
-        return Err(RoundtripError::SummaryDiffers {
-            view: format!("{from_view:?}"),
-            model: format!("{from_model:?}"),
-        });
-    }
     let mut out = format.write(&model).map_err(RoundtripError::Write)?;
     compare("write", bytes, &out)?;
     let mut streamed = Compare::new(bytes);
@@ -188,6 +182,23 @@ pub fn roundtrip_bytes<F: Format + ?Sized>(
     compare("write_into", bytes, &out)?;
     drop(out);
     Ok(model)
+}
+
+/// [`RoundtripError::SummaryDiffers`] unless the summary counted from `view` is the one
+/// counted from `model`.
+fn summaries_agree<F: Format + ?Sized>(
+    format: &F,
+    view: &F::View<'_>,
+    model: &F::Model,
+) -> Result<(), RoundtripError> {
+    let (from_view, from_model) = (format.view_summary(view), format.summary(model));
+    if from_view == from_model {
+        return Ok(());
+    }
+    Err(RoundtripError::SummaryDiffers {
+        view: format!("{from_view:?}"),
+        model: format!("{from_model:?}"),
+    })
 }
 
 /// Checks that a model the writer accepts comes back equal from its own bytes (and that the view
@@ -222,14 +233,8 @@ pub fn roundtrip_model<F: Format + ?Sized>(
         return Err(RoundtripError::ModelDiffers);
     }
     // The written file's view must tell the same summary as the model it came from.
-    let (from_view, from_model) = (format.view_summary(&view), format.summary(model));
+    summaries_agree(format, &view, model)?;
     drop(view);
-    if from_view != from_model {
-        return Err(RoundtripError::SummaryDiffers {
-            view: format!("{from_view:?}"),
-            model: format!("{from_model:?}"),
-        });
-    }
     let again = format.write(&back).map_err(RoundtripError::Write)?;
     compare("write (second time)", &bytes, &again)?;
     Ok(Some(bytes))
