@@ -180,6 +180,7 @@ impl Bench {
         let _ = std::fs::remove_file(&out);
         let _ = std::fs::remove_file(&json);
         let scale = self.scale(&navkit, &measure)?;
+        let cores = self.cores(&navkit, corpus)?;
         let what = |cmd: &str| format!("`navkit {cmd}` {name} ({size} B), whole process");
         let figure =
             |(ms, kib): (f64, u64)| format!("{ms:.1} ms, {:.1} MiB peak", kib as f64 / 1024.0);
@@ -211,7 +212,58 @@ impl Bench {
             },
         ];
         rows.extend(scale);
+        rows.push(cores);
         Ok(rows)
+    }
+
+    /// `navkit roundtrip` over the corpus on one thread and on two, and, for scale, two
+    /// one-thread runs side by side: how much two cores of this machine give two independent
+    /// processes, which no in-process batch can beat. The three are run in turn, `runs` times
+    /// each, and compared by their medians.
+    fn cores(&self, navkit: &Path, corpus: &Path) -> Result<Row> {
+        let command = |jobs: &str| {
+            let mut c = Command::new(navkit);
+            c.args(["roundtrip", "--jobs", jobs])
+                .arg(corpus)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            c
+        };
+        let timed = |commands: &mut [Command]| -> Result<f64> {
+            let start = std::time::Instant::now();
+            let children = commands
+                .iter_mut()
+                .map(|c| c.spawn().map_err(|e| format!("{}: {e}", navkit.display())))
+                .collect::<Result<Vec<_>>>()?;
+            for mut child in children {
+                let status = child
+                    .wait()
+                    .map_err(|e| format!("{}: {e}", navkit.display()))?;
+                if !status.success() {
+                    return Err(format!(
+                        "bench: `navkit roundtrip` over {} failed",
+                        corpus.display()
+                    ));
+                }
+            }
+            Ok(start.elapsed().as_secs_f64() * 1000.0)
+        };
+        let (mut one, mut two, mut pair) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..self.runs {
+            one.push(timed(&mut [command("1")])?);
+            two.push(timed(&mut [command("2")])?);
+            pair.push(timed(&mut [command("1"), command("1")])?);
+        }
+        let (one, two, pair) = (median(&mut one), median(&mut two), median(&mut pair));
+        Ok(Row {
+            what: "`navkit roundtrip` over the corpus, whole process: 2 threads against 1".into(),
+            figure: format!("{:.2}× ({one:.0} ms → {two:.0} ms)", one / two),
+            peer: format!(
+                "two 1-thread runs side by side: {:.2}× ({:.0} ms for both)",
+                2.0 * one / pair,
+                pair
+            ),
+        })
     }
 
     /// Whole-process runs at a whole game's scale, on inputs navkit's own examples make: a
@@ -269,6 +321,17 @@ impl Bench {
                 peer: String::new(),
             },
         ])
+    }
+}
+
+/// The middle value (the mean of the middle two for an even count); 0 for none.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
     }
 }
 
@@ -435,5 +498,12 @@ mod tests {
         .unwrap();
         assert_eq!((a.against.as_deref(), a.rounds), (Some("v0.1.0"), 3));
         assert!(Bench::from_args(&["--against".into()]).is_err());
+    }
+
+    #[test]
+    fn median_of_odd_even_and_none() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
     }
 }
