@@ -77,6 +77,13 @@ impl Bench {
             return against.run(&["--warm-up-time", warm, "--measurement-time", measure]);
         }
         if self.criterion {
+            // The table is made from every benchmark criterion has figures for: those of a
+            // benchmark since renamed or removed must not stay in it.
+            let figures = root().join("target").join("criterion");
+            if figures.is_dir() {
+                std::fs::remove_dir_all(&figures)
+                    .map_err(|e| format!("{}: {e}", figures.display()))?;
+            }
             // Only the bench targets: the libraries' test harness does not take criterion's options.
             run(cargo().args([
                 "bench",
