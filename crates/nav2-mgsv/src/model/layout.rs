@@ -99,15 +99,14 @@ fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64
     for (i, node) in ng.nodes.iter().enumerate() {
         // The field's range is checked inline and the error made only when it is out of range:
         // this loop runs once per node.
-        let units = run / 2;
-        if units > u64::from(u16::MAX) {
-            fits::<u16>(
+        let units = match u16::try_from(run / 2) {
+            Ok(units) => units,
+            Err(_) => fits(
                 format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
-                units,
-            )?;
-        }
-        d.navigation_graph_link_offsets
-            .push(u32::try_from(units).unwrap_or(u32::MAX));
+                run / 2,
+            )?,
+        };
+        d.navigation_graph_link_offsets.push(u32::from(units));
         run += ng_link_block_len(node);
     }
     let edges = a16(link + run);
