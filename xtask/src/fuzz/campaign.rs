@@ -575,6 +575,12 @@ mod tests {
                    stat::average_exec_per_sec:     857\n";
         assert_eq!(final_stats(log), (Some(52311), Some(918), Some(3117)));
         assert_eq!(final_stats("nothing here"), (None, None, None));
+        // Stopped by SIGINT: no DONE line, the last NEW or REDUCE line has the counts.
+        let interrupted = "#4096\tpulse  cov: 30 ft: 40 corp: 9/1Kb\n\
+                           #5000\tREDUCE cov: 31 ft: 44 corp: 9/1Kb\n\
+                           ==123== libFuzzer: run interrupted; exiting\n\
+                           stat::number_of_executed_units: 5120\n";
+        assert_eq!(final_stats(interrupted), (Some(5120), Some(31), Some(44)));
     }
 
     #[test]
@@ -591,12 +597,6 @@ mod tests {
             "#99\tREDUCE cov: 9 ft: 30 corp: 4/1Kb\n"
         ));
         assert!(!ended_normally(false, false, closed));
-        // Stopped by SIGINT: no DONE line, the last NEW or REDUCE line has the counts.
-        let interrupted = "#4096\tpulse  cov: 30 ft: 40 corp: 9/1Kb\n\
-                           #5000\tREDUCE cov: 31 ft: 44 corp: 9/1Kb\n\
-                           ==123== libFuzzer: run interrupted; exiting\n\
-                           stat::number_of_executed_units: 5120\n";
-        assert_eq!(final_stats(interrupted), (Some(5120), Some(31), Some(44)));
     }
 
     #[test]
