@@ -59,6 +59,12 @@ impl Coverage {
         }
     }
 
+    /// Whether this is the quick mode, where a run of records may be claimed as one range.
+    #[inline]
+    pub(crate) fn is_quick(&self) -> bool {
+        self.exact.is_none()
+    }
+
     /// Claims `len` bytes from `start` for `field`. The exact mode refuses bytes already
     /// claimed; the quick mode refuses more bytes than the input holds (with an error the
     /// exact mode replaces).

@@ -197,6 +197,13 @@ impl NavigationGraphNodeRecord {
         usize::from(self.link_data_offset_upper()) * 16
             + usize::from(self.link_data_offset.get()) * 2
     }
+    /// The size of the link block in bytes: 4 per inside link, then 2, 4 and 6 for the
+    /// crossing-segment, crossing-data-chunk and crossing-tile links the flags announce.
+    pub fn link_block_len(&self) -> usize {
+        // Flag bits 0 and 1 weigh 2 and 4 bytes (2 × their own value), bit 2 weighs 6.
+        let f = usize::from(self.flags);
+        4 * usize::from(self.inside_link_count) + 2 * (f & 3) + 6 * ((f >> 2) & 1)
+    }
 }
 
 record!(
@@ -599,3 +606,37 @@ record!(
         packed: U16,
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_block_len_adds_each_announced_link() {
+        for flags in 0..=255u8 {
+            for inside in [0u8, 1, 7, 255] {
+                let node = NavigationGraphNodeRecord {
+                    link_data_offset: U16::new(0),
+                    segment_and_upper: U16::new(0),
+                    inside_link_count: inside,
+                    flags,
+                };
+                let mut want = 4 * usize::from(inside);
+                if node.has_crossing_segment_link() {
+                    want += 2;
+                }
+                if node.has_crossing_data_chunk_link() {
+                    want += 4;
+                }
+                if node.has_crossing_tile_link() {
+                    want += 6;
+                }
+                assert_eq!(
+                    node.link_block_len(),
+                    want,
+                    "flags {flags:#x}, {inside} inside"
+                );
+            }
+        }
+    }
+}

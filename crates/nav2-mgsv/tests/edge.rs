@@ -430,3 +430,28 @@ fn max_counts_fit_and_one_more_does_not() {
     let e = Nav2.write(&m).unwrap_err().to_string();
     assert!(e.contains("NavGraphNodeIndexCount"), "{e}");
 }
+
+#[test]
+fn non_zero_bytes_between_mesh_records_are_kept() {
+    let good = Nav2.write(&common::square()).unwrap();
+    let view = Nav2.parse(&good).unwrap();
+    let nm = view.data_chunks()[0].navmesh_chunk();
+    let offset = |p: *const u8| p as usize - good.as_ptr() as usize;
+    let first = nm.record(0).unwrap();
+    assert!(first.crossing().is_none());
+    let first_end = offset(first.navigation_graph_nodes().as_ptr_range().end);
+    let second = offset(nm.record(1).unwrap().neighbors().as_ptr().cast());
+    assert!(second > first_end, "the writer pads a 12-byte mesh record");
+    assert!(good[first_end..second].iter().all(|b| *b == 0));
+    let mut b = good.clone();
+    b[first_end + 1] = 0x5a;
+    let m = nav_core::oracle::roundtrip_bytes(&Nav2, &b).unwrap();
+    let stored = m.stored.as_ref().expect("a stored layout keeps the byte");
+    assert_eq!(
+        stored.residue,
+        vec![Residue {
+            offset: (first_end + 1) as u32,
+            bytes: vec![0x5a]
+        }]
+    );
+}

@@ -20,6 +20,7 @@ use nav_core::zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 use crate::records::*;
 
 mod parse;
+mod reader;
 
 impl<'a> Nav2View<'a> {
     /// Parses a whole file, checking every offset, size and count against the input.
@@ -687,10 +688,19 @@ where
 /// Whether a mesh record with these neighbours carries NeighborDataChunkIds and NeighborTileIds:
 /// some neighbour is set and its Type is not 0.
 pub(crate) fn needs_crossing(neighbors: &[U16]) -> bool {
-    neighbors.iter().any(|n| {
-        let v = n.get();
-        v != 0xffff && v >> 14 != 0
-    })
+    neighbors.iter().any(|n| neighbor_crosses(n.get()))
+}
+
+/// [`needs_crossing`] over the neighbours' little-endian bytes, as the parser finds them.
+pub(crate) fn needs_crossing_le(neighbors: &[u8]) -> bool {
+    neighbors
+        .chunks_exact(2)
+        .any(|c| neighbor_crosses(u16::from(c[0]) | u16::from(c[1]) << 8))
+}
+
+/// Whether one neighbour is set and of a Type other than 0.
+fn neighbor_crosses(v: u16) -> bool {
+    v != 0xffff && v >> 14 != 0
 }
 
 /// How many NavigationGraph node indices the links of one SegmentGraph link block list.

@@ -4,9 +4,9 @@
 use core::fmt;
 
 use nav_core::scalar::U32;
-use nav_core::zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 use nav_core::{Cursor, Error, ErrorKind, Result};
 
+use super::reader::Reader;
 use super::*;
 use crate::FORMAT;
 use crate::coverage::Coverage;
@@ -338,82 +338,6 @@ impl fmt::Display for ChunkCtx {
     }
 }
 
-/// Reads records at absolute offsets inside one bounded region of the input, marking what it
-/// reads.
-struct Reader<'a, 'c> {
-    data: &'a [u8],
-    /// The region's end (exclusive).
-    end: usize,
-    /// What the region is, for errors (`NavigationGraph of chunk 4`).
-    what: &'static str,
-    cov: &'c mut Coverage,
-}
-
-impl<'a> Reader<'a, '_> {
-    fn cursor(&self, at: usize, field: impl fmt::Display) -> Result<Cursor<'a>> {
-        let bounded = self.data.get(..self.end).unwrap_or(self.data);
-        if at > bounded.len() {
-            return Err(Error::bad_offset(
-                FORMAT,
-                field,
-                at,
-                at as u64,
-                format!("past the end of the {} at {:#x}", self.what, self.end),
-            ));
-        }
-        Cursor::at(FORMAT, bounded, at, field)
-    }
-
-    #[inline]
-    fn read<T>(&mut self, at: usize, field: impl fmt::Display + Copy) -> Result<&'a T>
-    where
-        T: FromBytes + KnownLayout + Immutable + Unaligned,
-    {
-        // The common case straight from the region's bytes; anything else takes the cursor,
-        // which names the field and the offset.
-        if let Some(Ok((r, _))) = self.data.get(at..self.end).map(T::ref_from_prefix) {
-            self.cov.mark(at, core::mem::size_of::<T>(), field)?;
-            return Ok(r);
-        }
-        let r = self.cursor(at, field)?.read::<T>(field)?;
-        self.cov.mark(at, core::mem::size_of::<T>(), field)?;
-        Ok(r)
-    }
-
-    #[inline]
-    fn slice<T>(
-        &mut self,
-        at: usize,
-        count: usize,
-        field: impl fmt::Display + Copy,
-    ) -> Result<&'a [T]>
-    where
-        T: FromBytes + KnownLayout + Immutable + Unaligned,
-    {
-        if let Some(Ok((r, _))) = self
-            .data
-            .get(at..self.end)
-            .map(|b| <[T]>::ref_from_prefix_with_elems(b, count))
-        {
-            self.cov.mark(at, core::mem::size_of_val(r), field)?;
-            return Ok(r);
-        }
-        let r = self.cursor(at, field)?.slice::<T>(count, field)?;
-        self.cov.mark(at, core::mem::size_of_val(r), field)?;
-        Ok(r)
-    }
-
-    /// The region's bytes from `at` to its end (empty when `at` is past it).
-    fn region_from(&self, at: usize) -> &'a [u8] {
-        self.data.get(at..self.end).unwrap_or(&[])
-    }
-
-    /// Marks part of a record read whole (so that padding fields stay uncovered).
-    fn mark(&mut self, at: usize, len: usize, field: impl fmt::Display) -> Result<()> {
-        self.cov.mark(at, len, field)
-    }
-}
-
 fn add(base: usize, off: impl Into<u64>, field: impl fmt::Display) -> Result<usize> {
     let off: u64 = off.into();
     usize::try_from(off)
@@ -461,23 +385,22 @@ fn navigation_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavigationGr
     )?;
     let link_base = add(p, header.link_data_offset.get(), "LinkDataOffset")?;
     // Each link block is checked and claimed whole; the view decodes it again from its node.
-    for (i, node) in nodes.iter().enumerate() {
-        let ctx = At("Nodes", i, " link block");
+    let done = r.claim_prefix(
+        link_base,
+        nodes
+            .iter()
+            .map(|n| (n.link_block_offset(), n.link_block_len())),
+        "link blocks",
+    )?;
+    let mut run = r.run(link_base);
+    let mut ctx = At("Nodes", 0, " link block");
+    for (i, node) in nodes.iter().enumerate().skip(done) {
+        ctx.1 = i;
         let at = add(link_base, node.link_block_offset() as u64, ctx)?;
-        let len = 4 * usize::from(node.inside_link_count)
-            + if node.has_crossing_segment_link() {
-                2
-            } else {
-                0
-            }
-            + if node.has_crossing_data_chunk_link() {
-                4
-            } else {
-                0
-            }
-            + if node.has_crossing_tile_link() { 6 } else { 0 };
-        r.slice::<u8>(at, len, ctx)?;
+        let len = node.link_block_len();
+        r.claim_in_run(&mut run, at, len, ctx)?;
     }
+    r.end_run(&run, "link blocks")?;
     let edges = r.slice(
         add(p, header.edges_offset.get(), "EdgesOffset")?,
         usize::from(header.edge_count.get()),
@@ -524,21 +447,36 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         "Meshes",
     )?;
     let base = add(p, header.mesh_data_offset.get(), "MeshDataOffset")?;
-    for (i, m) in meshes.iter().enumerate() {
-        let ctx = At("Meshes", i, " record");
+    let region = r.region_from(base);
+    let done = r.claim_prefix(
+        base,
+        meshes.iter().map(|m| {
+            let off = m.data_offset() as usize * 2;
+            let k = 3 + usize::from(m.use_4_neighbor_infos());
+            let nn = 3 + usize::from(m.use_4_navigation_graph_nodes());
+            let len = region
+                .get(off..)
+                .and_then(|b| b.get(..2 * k))
+                .map_or(usize::MAX, |nb| {
+                    mesh_record_len(k, nn, needs_crossing_le(nb))
+                });
+            (off, len)
+        }),
+        "mesh records",
+    )?;
+    let mut run = r.run(base);
+    let mut ctx = At("Meshes", 0, " record");
+    for (i, m) in meshes.iter().enumerate().skip(done) {
+        ctx.1 = i;
         let at = add(base, u64::from(m.data_offset()) * 2, ctx)?;
-        let k = if m.use_4_neighbor_infos() { 4 } else { 3 };
-        let nn = if m.use_4_navigation_graph_nodes() {
-            4
-        } else {
-            3
-        };
+        let k = 3 + usize::from(m.use_4_neighbor_infos());
+        let nn = 3 + usize::from(m.use_4_navigation_graph_nodes());
         // The record straight from the region's bytes when it is all there; the cursor names
         // what is missing otherwise.
         let rest = r.data.get(at..r.end).unwrap_or(&[]);
-        let len = match <[U16]>::ref_from_prefix_with_elems(rest, k) {
-            Ok((neighbors, _)) => mesh_record_len(k, nn, needs_crossing(neighbors)),
-            Err(_) => usize::MAX,
+        let len = match rest.get(..2 * k) {
+            Some(neighbors) => mesh_record_len(k, nn, needs_crossing_le(neighbors)),
+            None => usize::MAX,
         };
         if len > rest.len() {
             let mut c = r.cursor(at, ctx)?;
@@ -548,8 +486,9 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
                 c.slice::<U16>(2 * k, ctx)?;
             }
         }
-        r.mark(at, len, ctx)?;
+        r.claim_in_run(&mut run, at, len, ctx)?;
     }
+    r.end_run(&run, "mesh records")?;
     Ok(NavmeshChunkView {
         header,
         positions,
