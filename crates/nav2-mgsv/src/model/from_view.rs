@@ -100,41 +100,36 @@ impl Nav2File {
                     let mut take = |k: u8| {
                         let (a, b) = lists.split_at(usize::from(k).min(lists.len()));
                         lists = b;
-                        ShortVec::from(a)
+                        ShortVec::from_slice_with(a, |&v| v)
                     };
-                    let inside_links = l
-                        .inside_links()
-                        .iter()
-                        .map(|x| SegmentGraphInsideLink {
+                    let inside_links =
+                        ShortVec::from_slice_with(l.inside_links(), |x| SegmentGraphInsideLink {
                             weight: x.weight.get(),
                             node_index: x.node_index.get(),
                             link_index: x.link_index,
                             navigation_graph_nodes: take(x.navigation_graph_node_index_count),
-                        })
-                        .collect();
-                    let crossing_data_chunk_links = l
-                        .crossing_data_chunk_links()
-                        .iter()
-                        .map(|x| SegmentGraphCrossingDataChunkLink {
-                            data_chunk_id: x.data_chunk_id.get(),
-                            weight: x.weight.get(),
-                            node_index: x.node_index.get(),
-                            link_index: x.link_index,
-                            navigation_graph_nodes: take(x.navigation_graph_node_index_count),
-                        })
-                        .collect();
-                    let crossing_tile_links = l
-                        .crossing_tile_links()
-                        .iter()
-                        .map(|x| SegmentGraphCrossingTileLink {
-                            tile_id: x.tile_id.get(),
-                            data_chunk_id: x.data_chunk_id.get(),
-                            weight: x.weight.get(),
-                            node_index: x.node_index.get(),
-                            link_index: x.link_index,
-                            navigation_graph_nodes: take(x.navigation_graph_node_index_count),
-                        })
-                        .collect();
+                        });
+                    let crossing_data_chunk_links =
+                        ShortVec::from_slice_with(l.crossing_data_chunk_links(), |x| {
+                            SegmentGraphCrossingDataChunkLink {
+                                data_chunk_id: x.data_chunk_id.get(),
+                                weight: x.weight.get(),
+                                node_index: x.node_index.get(),
+                                link_index: x.link_index,
+                                navigation_graph_nodes: take(x.navigation_graph_node_index_count),
+                            }
+                        });
+                    let crossing_tile_links =
+                        ShortVec::from_slice_with(l.crossing_tile_links(), |x| {
+                            SegmentGraphCrossingTileLink {
+                                tile_id: x.tile_id.get(),
+                                data_chunk_id: x.data_chunk_id.get(),
+                                weight: x.weight.get(),
+                                node_index: x.node_index.get(),
+                                link_index: x.link_index,
+                                navigation_graph_nodes: take(x.navigation_graph_node_index_count),
+                            }
+                        });
                     SegmentGraphNode {
                         position: pos(p),
                         unknown: n.unknown(),
@@ -172,28 +167,23 @@ impl Nav2File {
                 .map(|(((n, l), lo), sc)| IslandGraphNode {
                     position: n.position.get(),
                     attributes: n.attributes.get(),
-                    crossing_data_chunk_links: l
-                        .crossing_data_chunk_links()
-                        .iter()
-                        .map(|x| IslandGraphCrossingDataChunkLink {
+                    crossing_data_chunk_links: ShortVec::from_slice_with(
+                        l.crossing_data_chunk_links(),
+                        |x| IslandGraphCrossingDataChunkLink {
                             data_chunk_uid: FileUid(x.data_chunk_uid.get()),
                             weight: x.weight.get(),
                             node_index: x.node_index.get(),
-                        })
-                        .collect(),
-                    inside_links: l
-                        .inside_links()
-                        .iter()
-                        .map(|x| IslandGraphInsideLink {
+                        },
+                    ),
+                    inside_links: ShortVec::from_slice_with(l.inside_links(), |x| {
+                        IslandGraphInsideLink {
                             weight: x.weight.get(),
                             node_index: x.node_index.get(),
-                        })
-                        .collect(),
-                    crossing_tile_links: l
-                        .crossing_tile_links()
-                        .iter()
-                        .map(|x| IslandGraphCrossingTileLink(x.get()))
-                        .collect(),
+                        }
+                    }),
+                    crossing_tile_links: ShortVec::from_slice_with(l.crossing_tile_links(), |x| {
+                        IslandGraphCrossingTileLink(x.get())
+                    }),
                     low_graph_node_link: LowGraphNodeLink {
                         data_chunk_uid: FileUid(lo.data_chunk_uid.get()),
                         segment_graph_node_index: lo.segment_graph_node_index.get(),
@@ -222,21 +212,25 @@ impl Nav2File {
 
         let search_space = view.search_space().map(|s| {
             let sh = s.header();
-            let mut entries = s.entries().iter();
+            // Each bucket takes the next `count` entries (the parser read them in this order).
+            let mut entries = s.entries();
             let buckets = s
                 .bucket_descs()
                 .iter()
-                .map(|d| Bucket {
-                    min_y: d.min_y,
-                    max_y: d.max_y,
-                    entries: entries
-                        .by_ref()
-                        .take(usize::from(d.count.get()))
-                        .map(|e| BucketEntry {
+                .map(|d| {
+                    let (mine, rest) =
+                        entries.split_at(usize::from(d.count.get()).min(entries.len()));
+                    entries = rest;
+                    Bucket {
+                        min_y: d.min_y,
+                        max_y: d.max_y,
+                        entries: ShortVec::from_slice_with(mine, |e| BucketEntry {
                             data_chunk_uid: FileUid(e.head().data_chunk_uid.get()),
-                            segment_indices: e.segment_indices().iter().map(|v| v.get()).collect(),
-                        })
-                        .collect(),
+                            segment_indices: ShortVec::from_slice_with(e.segment_indices(), |v| {
+                                v.get()
+                            }),
+                        }),
+                    }
                 })
                 .collect();
             SearchSpace {

@@ -87,6 +87,23 @@ impl<T: Copy + Default, const N: usize> ShortVec<T, N> {
     }
 }
 
+impl<T: Default, const N: usize> ShortVec<T, N> {
+    /// The items of a slice, each mapped by `f`, for any `N` and any item type: a list that
+    /// fits is filled in place (its slots start as `T::default()`), a longer one collected on the
+    /// heap. Cheaper than collecting an iterator, which grows the list item by item.
+    pub fn from_slice_with<S>(items: &[S], mut f: impl FnMut(&S) -> T) -> Self {
+        if items.len() <= N {
+            let mut buf: [T; N] = std::array::from_fn(|_| T::default());
+            for (slot, x) in buf.iter_mut().zip(items) {
+                *slot = f(x);
+            }
+            ShortVec(SmallVec::from_buf_and_len(buf, items.len()))
+        } else {
+            ShortVec(SmallVec::from_vec(items.iter().map(f).collect()))
+        }
+    }
+}
+
 impl<T: Copy + Default> ShortVec<T, 4> {
     /// The items of a slice, each mapped by `f`. Lists of up to 4 (every list of the known
     /// files) are built directly inside the record.
@@ -306,6 +323,22 @@ mod tests {
             let want: Vec<u16> = items[..len].iter().map(|&x| u16::from(x) * 3).collect();
             assert_eq!(v, want, "length {len}");
             assert_eq!(v.spilled(), len > 4, "length {len}");
+        }
+    }
+
+    /// `from_slice_with` at every length around `N`, with an item type that is not `Copy`.
+    #[test]
+    fn from_slice_with_maps_every_length() {
+        let items: Vec<u8> = (1..=5).collect();
+        for len in 0..=items.len() {
+            let v: ShortVec<ShortVec<u8, 2>, 3> =
+                ShortVec::from_slice_with(&items[..len], |&x| ShortVec::from([x, x + 1]));
+            let want: Vec<ShortVec<u8, 2>> = items[..len]
+                .iter()
+                .map(|&x| ShortVec::from([x, x + 1]))
+                .collect();
+            assert_eq!(v.as_slice(), want.as_slice(), "length {len}");
+            assert_eq!(v.spilled(), len > 3, "length {len}");
         }
     }
 }

@@ -132,26 +132,49 @@ pub(super) fn search_space(
         self_size,
     ]));
     o.put_bytes(s, &h, "header")?;
-    let mut d = Vec::with_capacity(ss.buckets.len() * 8);
     for (i, (b, &start)) in ss.buckets.iter().zip(&l.start_offsets).enumerate() {
-        d.extend(start.to_le_bytes());
-        d.extend(len_u16(b.entries.len(), format_args!("BucketDescs[{i}] Count"))?.to_le_bytes());
-        d.extend([b.min_y, b.max_y]);
-        let mut e = Vec::new();
+        let desc_at = s + u64::from(descs) + 8 * i as u64;
+        let desc = BucketDescRecord {
+            start_offset: U32::new(start),
+            count: U16::new(len_u16(
+                b.entries.len(),
+                format_args!("BucketDescs[{i}] Count"),
+            )?),
+            min_y: b.min_y,
+            max_y: b.max_y,
+        };
+        // The entries' size, each SegmentCount checked on the way; then one slot for them all.
+        let mut len = 0usize;
         for (k, en) in b.entries.iter().enumerate() {
-            e.extend(en.data_chunk_uid.0.to_le_bytes());
-            let n: u32 = nav_core::write::narrow(
+            let _: u32 = nav_core::write::narrow(
                 FORMAT,
                 format_args!("buckets[{i}] entries[{k}] SegmentCount"),
                 en.segment_indices.len(),
             )?;
-            e.extend(n.to_le_bytes());
-            e.extend(u16s(&en.segment_indices));
+            len = len.saturating_add(8 + 2 * en.segment_indices.len());
         }
-        let at = s + u64::from(descs) + 8 * i as u64 + u64::from(start);
-        o.put_bytes(at, &e, format_args!("BucketDescs[{i}] entries"))?;
+        let mut f = Fill {
+            rest: o.slot(
+                desc_at + u64::from(start),
+                len,
+                format_args!("BucketDescs[{i}] entries"),
+            )?,
+        };
+        for en in &b.entries {
+            // Checked to fit above.
+            #[allow(clippy::cast_possible_truncation)]
+            let segment_count = en.segment_indices.len() as u32;
+            f.put(&BucketEntryRecord {
+                data_chunk_uid: U32::new(en.data_chunk_uid.0),
+                segment_count: U32::new(segment_count),
+            });
+            for v in &en.segment_indices {
+                f.put(&U16::new(*v));
+            }
+        }
+        f.done();
+        o.put(desc_at, &desc, format_args!("BucketDescs[{i}]"))?;
     }
-    o.put_bytes(s + u64::from(descs), &d, "BucketDescs")?;
     Ok(())
 }
 
