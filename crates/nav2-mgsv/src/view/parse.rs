@@ -390,14 +390,13 @@ fn navigation_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavigationGr
     )?;
     let link_base = add(p, header.link_data_offset.get(), "LinkDataOffset")?;
     // Each link block is checked and claimed whole; the view decodes it again from its node.
-    let done = r.claim_prefix(
+    let (done, mut run) = r.claim_prefix(
         link_base,
         nodes
             .iter()
             .map(|n| (n.link_block_offset(), n.link_block_len())),
         "link blocks",
     )?;
-    let mut run = r.run(link_base);
     let mut ctx = At("Nodes", 0, " link block");
     for (i, node) in nodes.iter().enumerate().skip(done) {
         ctx.1 = i;
@@ -453,7 +452,7 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
     )?;
     let base = add(p, header.mesh_data_offset.get(), "MeshDataOffset")?;
     let region = r.region_from(base);
-    let done = r.claim_prefix(
+    let (done, mut run) = r.claim_prefix(
         base,
         meshes.iter().map(|m| {
             let off = m.data_offset() as usize * 2;
@@ -469,7 +468,6 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         }),
         "mesh records",
     )?;
-    let mut run = r.run(base);
     let mut ctx = At("Meshes", 0, " record");
     for (i, m) in meshes.iter().enumerate().skip(done) {
         ctx.1 = i;

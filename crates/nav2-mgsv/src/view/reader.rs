@@ -124,16 +124,16 @@ impl<'a> Reader<'a, '_> {
     /// The quick mode's fast path over a list of records: claims, as one range, the longest
     /// prefix of `records` (each `(offset from base, size)`) in which every record starts where
     /// the one before ends, or after at most [`RUN_GAP`] zero bytes, and lies inside the region.
-    /// Returns how many records it claimed; the caller claims the rest one by one. In the exact
-    /// mode it claims nothing.
+    /// Returns how many records it claimed, and the empty run after them in which the caller
+    /// claims the rest ([`Reader::claim_in_run`]). In the exact mode it claims nothing.
     pub(super) fn claim_prefix(
         &mut self,
         base: usize,
         records: impl Iterator<Item = (usize, usize)>,
         field: impl fmt::Display,
-    ) -> Result<usize> {
+    ) -> Result<(usize, Run)> {
         if !self.cov.is_quick() {
-            return Ok(0);
+            return Ok((0, self.run(base)));
         }
         let region = self.region_from(base);
         let mut end = 0;
@@ -146,7 +146,7 @@ impl<'a> Reader<'a, '_> {
             n += 1;
         }
         self.cov.mark(base, end, field)?;
-        Ok(n)
+        Ok((n, self.run(base + end)))
     }
 
     /// An empty run of records at `at`.
@@ -227,9 +227,11 @@ mod tests {
         let data = records();
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
-        assert_eq!(r.claim_prefix(0, THREE.into_iter(), "records").unwrap(), 2);
+        let (n, mut run) = r.claim_prefix(0, THREE.into_iter(), "records").unwrap();
+        assert_eq!(n, 2);
+        // The run for the rest starts where the prefix ends.
+        assert_eq!((run.start, run.end), (28, 28));
         // The third record, claimed on its own, leaves the non-zero byte before it as residue.
-        let mut run = r.run(28);
         r.claim_in_run(&mut run, 32, 12, "records").unwrap();
         r.end_run(&run, "records").unwrap();
         let residue = cov.residue(&data).unwrap();
@@ -244,28 +246,32 @@ mod tests {
         let gap = RUN_GAP + 1;
         assert_eq!(
             r.claim_prefix(0, [(0, 4), (4 + gap, 4)].into_iter(), "x")
-                .unwrap(),
+                .unwrap()
+                .0,
             1
         );
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
         assert_eq!(
             r.claim_prefix(0, [(8, 4), (0, 4)].into_iter(), "x")
-                .unwrap(),
+                .unwrap()
+                .0,
             1
         );
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
         assert_eq!(
             r.claim_prefix(0, [(0, 60), (60, 8)].into_iter(), "x")
-                .unwrap(),
+                .unwrap()
+                .0,
             1
         );
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
         assert_eq!(
             r.claim_prefix(0, [(0, usize::MAX)].into_iter(), "x")
-                .unwrap(),
+                .unwrap()
+                .0,
             0
         );
     }
@@ -277,13 +283,19 @@ mod tests {
         // Quick: the run holds the padding at 12..16, so a record there shows as an overlap.
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
-        assert_eq!(r.claim_prefix(0, THREE.into_iter(), "records").unwrap(), 3);
+        assert_eq!(
+            r.claim_prefix(0, THREE.into_iter(), "records").unwrap().0,
+            3
+        );
         r.mark(12, 4, "other").unwrap();
         assert!(cov.residue(&data).is_err());
         // Exact: every record on its own, and the padding is free for the other record.
         let mut cov = Coverage::exact(data.len());
         let mut r = reader(&data, &mut cov);
-        assert_eq!(r.claim_prefix(0, THREE.into_iter(), "records").unwrap(), 0);
+        assert_eq!(
+            r.claim_prefix(0, THREE.into_iter(), "records").unwrap().0,
+            0
+        );
         let mut run = r.run(0);
         for (at, len) in THREE {
             r.claim_in_run(&mut run, at, len, "records").unwrap();
