@@ -79,6 +79,11 @@ pub(crate) fn ig_link_block_len(n: &IslandGraphNode) -> u64 {
         + 2 * n64(n.crossing_tile_links.len())
 }
 
+/// The size in bytes of a SearchSpace bucket entry: its head, then its segment indices.
+pub(crate) fn bucket_entry_len(e: &BucketEntry) -> u64 {
+    8 + 2 * n64(e.segment_indices.len())
+}
+
 /// The padded size of a mesh record.
 pub(crate) fn mesh_record_padded(m: &Mesh) -> u64 {
     a16(n64(mesh_record_len(
@@ -299,7 +304,7 @@ fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
             run - desc,
         )?);
         for e in &b.entries {
-            run += 8 + 2 * n64(e.segment_indices.len());
+            run += bucket_entry_len(e);
         }
     }
     let self_size = a16(run);

@@ -238,42 +238,21 @@ mod tests {
         assert_eq!(residue, vec![(29, &[7u8][..])]);
     }
 
-    #[test]
-    fn a_run_stops_at_wide_gaps_records_out_of_order_and_the_region_end() {
+    /// How many of `records` a quick claim_prefix over 64 zero bytes takes.
+    fn prefix_len(records: &[(usize, usize)]) -> usize {
         let data = vec![0u8; 64];
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
+        r.claim_prefix(0, records.iter().copied(), "x").unwrap().0
+    }
+
+    #[test]
+    fn a_run_stops_at_wide_gaps_records_out_of_order_and_the_region_end() {
         let gap = RUN_GAP + 1;
-        assert_eq!(
-            r.claim_prefix(0, [(0, 4), (4 + gap, 4)].into_iter(), "x")
-                .unwrap()
-                .0,
-            1
-        );
-        let mut cov = Coverage::new(data.len());
-        let mut r = reader(&data, &mut cov);
-        assert_eq!(
-            r.claim_prefix(0, [(8, 4), (0, 4)].into_iter(), "x")
-                .unwrap()
-                .0,
-            1
-        );
-        let mut cov = Coverage::new(data.len());
-        let mut r = reader(&data, &mut cov);
-        assert_eq!(
-            r.claim_prefix(0, [(0, 60), (60, 8)].into_iter(), "x")
-                .unwrap()
-                .0,
-            1
-        );
-        let mut cov = Coverage::new(data.len());
-        let mut r = reader(&data, &mut cov);
-        assert_eq!(
-            r.claim_prefix(0, [(0, usize::MAX)].into_iter(), "x")
-                .unwrap()
-                .0,
-            0
-        );
+        assert_eq!(prefix_len(&[(0, 4), (4 + gap, 4)]), 1);
+        assert_eq!(prefix_len(&[(8, 4), (0, 4)]), 1);
+        assert_eq!(prefix_len(&[(0, 60), (60, 8)]), 1);
+        assert_eq!(prefix_len(&[(0, usize::MAX)]), 0);
     }
 
     #[test]

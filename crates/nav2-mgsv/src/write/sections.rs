@@ -144,19 +144,19 @@ pub(super) fn search_space(
             max_y: b.max_y,
         };
         // The entries' size, each SegmentCount checked on the way; then one slot for them all.
-        let mut len = 0usize;
+        let mut len = 0u64;
         for (k, en) in b.entries.iter().enumerate() {
             let _: u32 = nav_core::write::narrow(
                 FORMAT,
                 format_args!("buckets[{i}] entries[{k}] SegmentCount"),
                 en.segment_indices.len(),
             )?;
-            len = len.saturating_add(8 + 2 * en.segment_indices.len());
+            len = len.saturating_add(layout::bucket_entry_len(en));
         }
         let mut f = Fill {
             rest: o.slot(
                 desc_at + u64::from(start),
-                len,
+                usize::try_from(len).unwrap_or(usize::MAX),
                 format_args!("BucketDescs[{i}] entries"),
             )?,
         };
