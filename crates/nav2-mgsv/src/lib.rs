@@ -136,32 +136,45 @@ impl Format for Nav2 {
 
     fn summary(&self, m: &Nav2File) -> Summary {
         let sum = |f: &dyn Fn(&DataChunk) -> usize| m.data_chunks.iter().map(f).sum::<usize>();
-        let mut s = Summary::new(FORMAT, m.version.to_string());
-        if m.file_uid.index() != 0 {
-            s = s.variant(format!("split file {}", m.file_uid.index()));
-        }
-        s.count("data chunks", m.data_chunks.len())
-            .count(
-                "navmesh positions",
+        summary(
+            m.version,
+            m.file_uid,
+            [
+                m.data_chunks.len(),
                 sum(&|d| d.navmesh_chunk.positions.len()),
-            )
-            .count("meshes", sum(&|d| d.navmesh_chunk.meshes.len()))
-            .count(
-                "navigation graph nodes",
+                sum(&|d| d.navmesh_chunk.meshes.len()),
                 sum(&|d| d.navigation_graph.nodes.len()),
-            )
-            .count(
-                "navigation graph edges",
                 sum(&|d| d.navigation_graph.edges.len()),
-            )
-            .count("segments", sum(&|d| d.segment_chunk.segments.len()))
-            .count("segment graph nodes", sum(&|d| d.segment_graph.nodes.len()))
-            .count("island graphs", m.island_graphs.len())
-            .count(
-                "search space buckets",
+                sum(&|d| d.segment_chunk.segments.len()),
+                sum(&|d| d.segment_graph.nodes.len()),
+                m.island_graphs.len(),
                 m.search_space.as_ref().map_or(0, |s| s.buckets.len()),
-            )
-            .count("stored layout kept", usize::from(m.stored.is_some()))
+                usize::from(m.stored.is_some()),
+            ],
+        )
+    }
+
+    /// The same counts from the view, without a model: whether the stored layout would be kept
+    /// is the same check [`Nav2File::from_view`] makes.
+    fn view_summary(&self, v: &Nav2View<'_>) -> Summary {
+        let chunks = v.data_chunks();
+        let sum = |f: &dyn Fn(&view::DataChunkView<'_>) -> usize| chunks.iter().map(f).sum();
+        summary(
+            v.header().version.get(),
+            FileUid(v.header().file_uid.get()),
+            [
+                chunks.len(),
+                sum(&|d| d.navmesh_chunk().positions().len()),
+                sum(&|d| d.navmesh_chunk().meshes().len()),
+                sum(&|d| d.navigation_graph().nodes().len()),
+                sum(&|d| d.navigation_graph().edges().len()),
+                sum(&|d| d.segment_chunk().segments().len()),
+                sum(&|d| d.segment_graph().nodes().len()),
+                v.island_graphs().len(),
+                v.search_space().map_or(0, |s| s.bucket_descs().len()),
+                usize::from(!model::game_layout::is_game_layout(v)),
+            ],
+        )
     }
 
     fn dump(&self, model: &Nav2File, out: &mut dyn fmt::Write) -> fmt::Result {
@@ -175,4 +188,28 @@ impl Format for Nav2 {
     fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Nav2File>> {
         Some(build::build(mesh))
     }
+}
+
+/// `navkit info`'s lines, from the counts a model or a view gives.
+fn summary(version: u32, file_uid: FileUid, counts: [usize; 10]) -> Summary {
+    const NAMES: [&str; 10] = [
+        "data chunks",
+        "navmesh positions",
+        "meshes",
+        "navigation graph nodes",
+        "navigation graph edges",
+        "segments",
+        "segment graph nodes",
+        "island graphs",
+        "search space buckets",
+        "stored layout kept",
+    ];
+    let mut s = Summary::new(FORMAT, version.to_string());
+    if file_uid.index() != 0 {
+        s = s.variant(format!("split file {}", file_uid.index()));
+    }
+    for (name, n) in NAMES.into_iter().zip(counts) {
+        s = s.count(name, n);
+    }
+    s
 }

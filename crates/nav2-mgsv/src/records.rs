@@ -307,6 +307,22 @@ impl MeshRecord {
     pub fn segment_index(&self) -> u16 {
         (self.packed.get() >> 20) as u16
     }
+    /// The length of the record this descriptor locates in `mesh_data` (the chunk's mesh data,
+    /// from MeshDataOffset on): the descriptor gives the sides and the node count, the
+    /// neighbours whether the crossing part follows. `None` when the neighbours are not all in
+    /// `mesh_data`.
+    pub(crate) fn record_len_in(&self, mesh_data: &[u8]) -> Option<usize> {
+        let k = 3 + usize::from(self.use_4_neighbor_infos());
+        let nn = 3 + usize::from(self.use_4_navigation_graph_nodes());
+        // 18 bits: fits every usize.
+        let at = self.data_offset() as usize * 2;
+        let neighbors = mesh_data.get(at..)?.get(..2 * k)?;
+        Some(mesh_record_len(
+            k,
+            nn,
+            crate::view::needs_crossing_le(neighbors),
+        ))
+    }
 }
 
 record!(

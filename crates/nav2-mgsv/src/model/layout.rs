@@ -33,6 +33,15 @@ where
     narrow::<T, u64>(FORMAT, field, value)
 }
 
+/// The index of the first of `offsets` (which only grow) above `max`: `None` when the last is
+/// not.
+fn first_over(offsets: &[u32], max: u32) -> Option<usize> {
+    match offsets.last() {
+        Some(&last) if last > max => Some(offsets.partition_point(|&o| o <= max)),
+        _ => None,
+    }
+}
+
 /// The size in bytes of a NavigationGraph node's link block.
 pub(crate) fn ng_link_block_len(n: &NavigationGraphNode) -> u64 {
     4 * n64(n.inside_links.len())
@@ -93,31 +102,144 @@ pub(crate) fn mesh_record_padded(m: &Mesh) -> u64 {
     )))
 }
 
+// The game's rules, from counts and totals. [`compute`] applies them to a model; the check of a
+// parsed file (`super::game_layout`) applies them to the file's own records.
+
+/// The FileHeader's ChunkDescsDataSize and ChunksOffset for `n` data chunks.
+pub(crate) fn head(n: u64) -> (u64, u64) {
+    let descs_size = 4 + 36 * n;
+    (descs_size, a16(n64(HEADER_SIZE) + descs_size))
+}
+
+/// NavigationGraph offsets (Positions, Nodes, Edges, LinkData, Attributes, NavmeshIndices) and
+/// chunk size, header included, for `nodes` nodes whose link blocks take `links` bytes.
+pub(crate) fn ng_sections(nodes: u64, links: u64, edges: u64, attributes: u64) -> ([u64; 6], u64) {
+    let positions = 48;
+    let node_records = positions + a16(6 * nodes);
+    let link = node_records + a16(6 * nodes);
+    let edge_records = a16(link + links);
+    let attribute_records = edge_records + a16(6 * edges);
+    let navmesh_indices = attribute_records + a16(2 * attributes);
+    let end = navmesh_indices + 2 * nodes;
+    let offsets = [
+        positions,
+        node_records,
+        edge_records,
+        link,
+        attribute_records,
+        navmesh_indices,
+    ];
+    (offsets, a16(16 + end))
+}
+
+/// NavmeshChunk offsets (Positions, Meshes, MeshData) and chunk size, for mesh records that
+/// take `data` bytes with their padding.
+pub(crate) fn nm_sections(positions: u64, meshes: u64, data: u64) -> ([u64; 3], u64) {
+    let position_records = 32;
+    let mesh_records = position_records + a16(6 * positions);
+    let mesh_data = mesh_records + 4 * meshes;
+    (
+        [position_records, mesh_records, mesh_data],
+        a16(16 + mesh_data + data),
+    )
+}
+
+/// SegmentChunk offsets (Bounds, Segments, SelfSize) and chunk size.
+pub(crate) fn sc_sections(segments: u64) -> ([u64; 3], u64) {
+    let segment_records = 16 + a16(12 * segments);
+    let self_size = segment_records + a16(12 * segments);
+    ([16, segment_records, self_size], 16 + self_size)
+}
+
+/// SegmentGraph offsets (Positions, Nodes, LinkData, SelfSize) and chunk size, for link blocks
+/// that take `links` bytes with their alignment.
+pub(crate) fn sg_sections(nodes: u64, links: u64) -> ([u64; 4], u64) {
+    let positions = 32;
+    let node_records = positions + a16(6 * nodes);
+    let link = node_records + a16(12 * nodes);
+    let self_size = a16(link + links);
+    ([positions, node_records, link, self_size], 16 + self_size)
+}
+
+/// Where a SegmentGraph link block starts, `run` bytes into the link data: on an even byte.
+pub(crate) fn sg_block_start(run: u64) -> u64 {
+    run + run % 2
+}
+
+/// IslandGraph offsets, in the order of [`IslandGraphLayout::offsets`] (NextGraphOffset, which
+/// is the graph's size, first), for link blocks that take `links` bytes.
+pub(crate) fn ig_sections(nodes: u64, links: u64, infos: u64) -> [u64; 7] {
+    let node_records = 16u64;
+    let link = node_records + a16(14 * nodes);
+    let low = a16(link + links);
+    let segment_counts = low + 8 * nodes;
+    let groups = segment_counts + 2 * nodes;
+    let info_records = groups + 24;
+    let size = a16(info_records + 4 * infos);
+    [
+        size,
+        node_records,
+        link,
+        low,
+        segment_counts,
+        groups,
+        info_records,
+    ]
+}
+
+/// SearchSpace offsets (BucketDescs, BucketEntries, SelfSize) for bucket entries that take
+/// `entries` bytes.
+pub(crate) fn ss_sections(buckets: u64, entries: u64) -> [u64; 3] {
+    let descs = 48u64;
+    let entry_records = descs + 8 * buckets;
+    [descs, entry_records, a16(entry_records + entries)]
+}
+
+/// Bucket `i`'s StartOffset, `run` bytes into the SearchSpace: from its own desc.
+pub(crate) fn ss_start_offset(i: u64, run: u64) -> u64 {
+    run - (48 + 8 * i)
+}
+
+/// ConnectTileInfo offsets in bytes (Groups, Infos, Nodes; stored in 2-byte units) and its
+/// unpadded size.
+pub(crate) fn cti_sections(groups: u64, infos: u64, nodes: u64) -> ([u64; 3], u64) {
+    let group_records = 12u64;
+    let info_records = group_records + 6 * groups;
+    let node_records = info_records + 4 * infos;
+    (
+        [group_records, info_records, node_records],
+        node_records + 4 * nodes,
+    )
+}
+
 /// Payload layout and chunk size (header included) of each chunk kind.
 fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64> {
-    let n = n64(ng.nodes.len());
-    let positions = 48;
-    let nodes = positions + a16(6 * n);
-    let link = nodes + a16(6 * n);
+    // Each offset is the running sum of the blocks before (in 2-byte units). The sums only grow,
+    // so the range is checked once, on the last offset; the refusal names the first node out.
     let mut run = 0u64;
-    d.navigation_graph_link_offsets = Vec::with_capacity(ng.nodes.len());
-    for (i, node) in ng.nodes.iter().enumerate() {
-        // The field's range is checked inline and the error made only when it is out of range:
-        // this loop runs once per node.
-        let units = match u16::try_from(run / 2) {
-            Ok(units) => units,
-            Err(_) => fits(
-                format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
-                run / 2,
-            )?,
-        };
-        d.navigation_graph_link_offsets.push(u32::from(units));
-        run += ng_link_block_len(node);
+    d.navigation_graph_link_offsets = ng
+        .nodes
+        .iter()
+        .map(|node| {
+            let units = run / 2;
+            run += ng_link_block_len(node);
+            u32::try_from(units).unwrap_or(u32::MAX)
+        })
+        .collect();
+    if let Some(i) = first_over(&d.navigation_graph_link_offsets, 0xffff) {
+        let units = d.navigation_graph_link_offsets.get(i).copied().unwrap_or(0);
+        fits::<u16>(
+            format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
+            u64::from(units),
+        )?;
     }
-    let edges = a16(link + run);
-    let attributes = edges + a16(6 * n64(ng.edges.len()));
-    let navmesh_indices = attributes + a16(2 * n64(ng.attributes.len()));
-    let end = navmesh_indices + 2 * n;
+    let (offsets, size) = ng_sections(
+        n64(ng.nodes.len()),
+        run,
+        n64(ng.edges.len()),
+        n64(ng.attributes.len()),
+    );
+    let [positions, nodes, edges, link, attributes, navmesh_indices] = offsets;
     // The last offset is the largest, so it is checked first: the error names it, as before.
     let navmesh_indices = fits("NavigationGraph NavmeshIndicesOffset", navmesh_indices)?;
     d.navigation_graph_offsets = [
@@ -128,29 +250,31 @@ fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64
         fits("NavigationGraph AttributesOffset", attributes)?,
         navmesh_indices,
     ];
-    Ok(a16(16 + end))
+    Ok(size)
 }
 
 fn navmesh_chunk(nm: &NavmeshChunk, d: &mut DataChunkLayout) -> Result<u64> {
-    let positions = 32;
-    let meshes = positions + a16(6 * n64(nm.positions.len()));
-    let data = meshes + 4 * n64(nm.meshes.len());
+    // As for the NavigationGraph link offsets: running sums, checked once.
     let mut run = 0u64;
-    d.mesh_data_offsets = Vec::with_capacity(nm.meshes.len());
-    for (i, m) in nm.meshes.iter().enumerate() {
-        let units = u32::try_from(run / 2)
-            .ok()
-            .filter(|u| *u <= 0x3ffff)
-            .ok_or_else(|| {
-                Error::unrepresentable(
-                    FORMAT,
-                    format_args!("NavmeshChunk Meshes[{i}] DataOffset"),
-                    format!("{} does not fit the field's 18 bits", run / 2),
-                )
-            })?;
-        d.mesh_data_offsets.push(units);
-        run += mesh_record_padded(m);
+    d.mesh_data_offsets = nm
+        .meshes
+        .iter()
+        .map(|m| {
+            let units = run / 2;
+            run += mesh_record_padded(m);
+            u32::try_from(units).unwrap_or(u32::MAX)
+        })
+        .collect();
+    if let Some(i) = first_over(&d.mesh_data_offsets, 0x3ffff) {
+        let units = d.mesh_data_offsets.get(i).copied().unwrap_or(0);
+        return Err(Error::unrepresentable(
+            FORMAT,
+            format_args!("NavmeshChunk Meshes[{i}] DataOffset"),
+            format!("{units} does not fit the field's 18 bits"),
+        ));
     }
+    let (offsets, size) = nm_sections(n64(nm.positions.len()), n64(nm.meshes.len()), run);
+    let [positions, meshes, data] = offsets;
     // The end of the mesh data is past every offset, so it is checked first: the error names
     // it, as before.
     fits::<u32>("NavmeshChunk MeshDataOffset", data + run)?;
@@ -159,15 +283,16 @@ fn navmesh_chunk(nm: &NavmeshChunk, d: &mut DataChunkLayout) -> Result<u64> {
         fits("NavmeshChunk MeshesOffset", meshes)?,
         fits("NavmeshChunk MeshDataOffset", data)?,
     ];
-    Ok(a16(16 + data + run))
+    Ok(size)
 }
 
 fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
-    let n = n64(sc.segments.len());
-    let segments = 16 + a16(12 * n);
-    let self_size = segments + a16(12 * n);
-    d.segment_chunk_offsets = [16, fits("SegmentChunk SegmentsOffset", segments)?, 0];
-    d.segment_chunk_offsets[2] = fits("SegmentChunk SelfSize", self_size)?;
+    let ([bounds, segments, self_size], size) = sc_sections(n64(sc.segments.len()));
+    d.segment_chunk_offsets = [
+        fits("SegmentChunk BoundsOffset", bounds)?,
+        fits("SegmentChunk SegmentsOffset", segments)?,
+        fits("SegmentChunk SelfSize", self_size)?,
+    ];
     let mut sums = [0u64; 4];
     d.segment_bases = Vec::with_capacity(sc.segments.len());
     for (i, s) in sc.segments.iter().enumerate() {
@@ -189,19 +314,15 @@ fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
             *sum += u64::from(c);
         }
     }
-    Ok(16 + self_size)
+    Ok(size)
 }
 
 fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
-    let n = n64(sg.nodes.len());
-    let positions = 32;
-    let nodes = positions + a16(6 * n);
-    let link = nodes + a16(12 * n);
     let mut run = 0u64;
     let mut total = 0u64;
     d.segment_graph_link_offsets = Vec::with_capacity(sg.nodes.len());
     for (i, node) in sg.nodes.iter().enumerate() {
-        run += run % 2;
+        run = sg_block_start(run);
         let units = u32::try_from(run / 2)
             .ok()
             .filter(|u| *u <= 0xf_ffff)
@@ -230,7 +351,7 @@ fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
             )
             .sum::<u64>();
     }
-    let self_size = a16(link + run);
+    let ([positions, nodes, link, self_size], size) = sg_sections(n64(sg.nodes.len()), run);
     d.segment_graph_offsets = [
         fits("SegmentGraph PositionsOffset", positions)?,
         fits("SegmentGraph NodesOffset", nodes)?,
@@ -239,13 +360,10 @@ fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
     ];
     d.segment_graph_total_node_index_count =
         fits("SegmentGraph TotalNavigationGraphNodeIndexCount", total)?;
-    Ok(16 + self_size)
+    Ok(size)
 }
 
 fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
-    let n = n64(g.nodes.len());
-    let nodes = 16u64;
-    let link = nodes + a16(14 * n);
     let mut run = 0u64;
     let mut link_offsets = Vec::with_capacity(g.nodes.len());
     for (k, node) in g.nodes.iter().enumerate() {
@@ -255,21 +373,19 @@ fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
         )?);
         run += ig_link_block_len(node);
     }
-    let low = a16(link + run);
-    let segment_counts = low + 8 * n;
-    let groups = segment_counts + 2 * n;
-    let infos = groups + 24;
-    let size = a16(infos + 4 * n64(g.connect_side_infos.len()));
+    let sections = ig_sections(n64(g.nodes.len()), run, n64(g.connect_side_infos.len()));
+    let size = sections[0];
     let mut offsets = [0u16; 7];
-    for (o, (v, name)) in offsets.iter_mut().zip([
-        (size, "NextGraphOffset"),
-        (nodes, "NodesOffset"),
-        (link, "LinkDataOffset"),
-        (low, "LowGraphNodeLinksOffset"),
-        (segment_counts, "SegmentCountsOffset"),
-        (groups, "ConnectSideInfoGroupsOffset"),
-        (infos, "ConnectSideInfosOffset"),
-    ]) {
+    let names = [
+        "NextGraphOffset",
+        "NodesOffset",
+        "LinkDataOffset",
+        "LowGraphNodeLinksOffset",
+        "SegmentCountsOffset",
+        "ConnectSideInfoGroupsOffset",
+        "ConnectSideInfosOffset",
+    ];
+    for ((o, v), name) in offsets.iter_mut().zip(sections).zip(names) {
         *o = fits(format_args!("IslandGraphs[{i}] {name}"), v)?;
     }
     let mut starts = [0u16; 4];
@@ -292,22 +408,19 @@ fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
 }
 
 fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
-    let nb = n64(ss.buckets.len());
-    let descs = 48u64;
-    let entries = descs + 8 * nb;
+    let [descs, entries, _] = ss_sections(n64(ss.buckets.len()), 0);
     let mut run = entries;
     let mut start_offsets = Vec::with_capacity(ss.buckets.len());
     for (i, b) in ss.buckets.iter().enumerate() {
-        let desc = descs + 8 * n64(i);
         start_offsets.push(fits(
             format_args!("SearchSpace BucketDescs[{i}] StartOffset"),
-            run - desc,
+            ss_start_offset(n64(i), run),
         )?);
         for e in &b.entries {
             run += bucket_entry_len(e);
         }
     }
-    let self_size = a16(run);
+    let self_size = ss_sections(n64(ss.buckets.len()), run - entries)[2];
     Ok((
         SearchSpaceLayout {
             offsets: [
@@ -323,10 +436,8 @@ fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
 
 /// ConnectTileInfo offsets (2-byte units) and unpadded size.
 fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> {
-    let groups = 12u64;
-    let infos = groups + 6 * n64(c.groups.len());
-    let nodes = infos + 4 * n64(c.infos.len());
-    let end = nodes + 4 * n64(c.nodes.len());
+    let ([groups, infos, nodes], end) =
+        cti_sections(n64(c.groups.len()), n64(c.infos.len()), n64(c.nodes.len()));
     Ok((
         [
             fits("ConnectTileInfo GroupsOffset", groups / 2)?,
@@ -340,8 +451,7 @@ fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> {
 /// The layout the writer gives `model` when it has no stored layout.
 pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
     let n = n64(model.data_chunks.len());
-    let descs_size = 4 + 36 * n;
-    let chunks_offset = a16(n64(HEADER_SIZE) + descs_size);
+    let (descs_size, chunks_offset) = head(n);
     let mut layout = StoredLayout {
         chunk_descs_offset: fits("ChunkDescsOffset", n64(HEADER_SIZE))?,
         chunk_descs_data_size: fits("ChunkDescsDataSize", descs_size)?,

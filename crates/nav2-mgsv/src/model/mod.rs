@@ -21,6 +21,7 @@ pub use sides::{MAX_SIDES, Sides, TooManySides};
 pub use stored::*;
 
 mod from_view;
+pub(crate) mod game_layout;
 pub mod layout;
 mod short_vec;
 mod sides;

@@ -107,6 +107,7 @@ impl<T: Default, const N: usize> ShortVec<T, N> {
 impl<T: Copy + Default> ShortVec<T, 4> {
     /// The items of a slice, each mapped by `f`. Lists of up to 4 (every list of the known
     /// files) are built directly inside the record.
+    #[inline]
     pub fn from_slice_map<S: Copy>(items: &[S], f: impl Fn(S) -> T) -> Self {
         let d = T::default();
         let (buf, len) = match *items {

@@ -288,6 +288,10 @@ impl<'a> NavmeshChunkView<'a> {
             .iter()
             .map(move |m| MeshDataView::decode(data, m))
     }
+    /// The mesh data, from MeshDataOffset to the end of the chunk.
+    pub(crate) fn mesh_data(&self) -> &'a [u8] {
+        self.mesh_data
+    }
     /// The record of mesh `i`.
     pub fn record(&self, i: usize) -> Option<MeshDataView<'a>> {
         let m = self.meshes.get(i)?;

@@ -456,15 +456,7 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         base,
         meshes.iter().map(|m| {
             let off = m.data_offset() as usize * 2;
-            let k = 3 + usize::from(m.use_4_neighbor_infos());
-            let nn = 3 + usize::from(m.use_4_navigation_graph_nodes());
-            let len = region
-                .get(off..)
-                .and_then(|b| b.get(..2 * k))
-                .map_or(usize::MAX, |nb| {
-                    mesh_record_len(k, nn, needs_crossing_le(nb))
-                });
-            (off, len)
+            (off, m.record_len_in(region).unwrap_or(usize::MAX))
         }),
         "mesh records",
     )?;
