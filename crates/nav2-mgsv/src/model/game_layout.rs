@@ -156,10 +156,12 @@ fn segment_graph(dc: &DataChunkView<'_>) -> Option<u64> {
             return None;
         }
         let lists = n64(l.navigation_graph_nodes().len());
-        run += 6 * n64(l.inside_links().len())
-            + 8 * n64(l.crossing_data_chunk_links().len())
-            + 10 * n64(l.crossing_tile_links().len())
-            + lists;
+        run += layout::sg_link_block_bytes(
+            l.inside_links().len(),
+            l.crossing_data_chunk_links().len(),
+            l.crossing_tile_links().len(),
+            lists,
+        );
         total += lists;
     }
     let (offsets, size) = layout::sg_sections(n64(sg.nodes().len()), run);
@@ -180,9 +182,11 @@ fn island_graphs(view: &Nav2View<'_>, pos: &mut u64) -> bool {
             if u64::from(node.link_data_offset.get()) != run {
                 return false;
             }
-            run += 8 * n64(l.crossing_data_chunk_links().len())
-                + 4 * n64(l.inside_links().len())
-                + 2 * n64(l.crossing_tile_links().len());
+            run += layout::ig_link_block_bytes(
+                l.crossing_data_chunk_links().len(),
+                l.inside_links().len(),
+                l.crossing_tile_links().len(),
+            );
         }
         let mut sum = 0u64;
         for grp in g.connect_side_info_groups() {
@@ -221,7 +225,7 @@ fn search_space(view: &Nav2View<'_>, pos: &mut u64) -> bool {
         entries = rest;
         run += mine
             .iter()
-            .map(|e| 8 + 2 * n64(e.segment_indices().len()))
+            .map(|e| layout::bucket_entry_bytes(e.segment_indices().len()))
             .sum::<u64>();
     }
     let sections = layout::ss_sections(n64(s.bucket_descs().len()), run - entries_at);

@@ -33,6 +33,22 @@ where
     narrow::<T, u64>(FORMAT, field, value)
 }
 
+/// Each item's offset in 2-byte units, the running sum of the sizes before it (in one pass, so
+/// that the list is collected rather than pushed to), and the sum of all sizes. An offset past
+/// `u32` is kept as `u32::MAX`, which every field's range check refuses.
+fn running_units<T>(items: &[T], size: impl Fn(&T) -> u64) -> (Vec<u32>, u64) {
+    let mut run = 0u64;
+    let units = items
+        .iter()
+        .map(|item| {
+            let units = run / 2;
+            run += size(item);
+            u32::try_from(units).unwrap_or(u32::MAX)
+        })
+        .collect();
+    (units, run)
+}
+
 /// The index of the first of `offsets` (which only grow) above `max`: `None` when the last is
 /// not.
 fn first_over(offsets: &[u32], max: u32) -> Option<usize> {
@@ -58,10 +74,21 @@ pub(crate) fn ng_link_block_len(n: &NavigationGraphNode) -> u64 {
         + if n.crossing_tile_link.is_some() { 6 } else { 0 }
 }
 
-/// The size in bytes of a SegmentGraph node's link block.
-pub(crate) fn sg_link_block_len(n: &SegmentGraphNode) -> u64 {
-    let lists: u64 = n
-        .inside_links
+/// The size in bytes of a SegmentGraph link block with these numbers of inside,
+/// crossing-data-chunk and crossing-tile links, listing `node_indices` NavigationGraph node
+/// indices in all.
+pub(crate) fn sg_link_block_bytes(
+    inside: usize,
+    crossing_data_chunk: usize,
+    crossing_tile: usize,
+    node_indices: u64,
+) -> u64 {
+    6 * n64(inside) + 8 * n64(crossing_data_chunk) + 10 * n64(crossing_tile) + node_indices
+}
+
+/// How many NavigationGraph node indices a SegmentGraph node's links list in all.
+fn sg_node_indices(n: &SegmentGraphNode) -> u64 {
+    n.inside_links
         .iter()
         .map(|l| n64(l.navigation_graph_nodes.len()))
         .chain(
@@ -74,23 +101,37 @@ pub(crate) fn sg_link_block_len(n: &SegmentGraphNode) -> u64 {
                 .iter()
                 .map(|l| n64(l.navigation_graph_nodes.len())),
         )
-        .sum();
-    6 * n64(n.inside_links.len())
-        + 8 * n64(n.crossing_data_chunk_links.len())
-        + 10 * n64(n.crossing_tile_links.len())
-        + lists
+        .sum()
+}
+
+/// The size in bytes of an IslandGraph link block with these numbers of crossing-data-chunk,
+/// inside and crossing-tile links.
+pub(crate) fn ig_link_block_bytes(
+    crossing_data_chunk: usize,
+    inside: usize,
+    crossing_tile: usize,
+) -> u64 {
+    8 * n64(crossing_data_chunk) + 4 * n64(inside) + 2 * n64(crossing_tile)
 }
 
 /// The size in bytes of an IslandGraph node's link block.
-pub(crate) fn ig_link_block_len(n: &IslandGraphNode) -> u64 {
-    8 * n64(n.crossing_data_chunk_links.len())
-        + 4 * n64(n.inside_links.len())
-        + 2 * n64(n.crossing_tile_links.len())
+fn ig_link_block_len(n: &IslandGraphNode) -> u64 {
+    ig_link_block_bytes(
+        n.crossing_data_chunk_links.len(),
+        n.inside_links.len(),
+        n.crossing_tile_links.len(),
+    )
 }
 
-/// The size in bytes of a SearchSpace bucket entry: its head, then its segment indices.
+/// The size in bytes of a SearchSpace bucket entry listing `segments` segment indices: its
+/// head, then the indices.
+pub(crate) fn bucket_entry_bytes(segments: usize) -> u64 {
+    8 + 2 * n64(segments)
+}
+
+/// The size in bytes of a SearchSpace bucket entry.
 pub(crate) fn bucket_entry_len(e: &BucketEntry) -> u64 {
-    8 + 2 * n64(e.segment_indices.len())
+    bucket_entry_bytes(e.segment_indices.len())
 }
 
 /// The padded size of a mesh record.
@@ -214,18 +255,10 @@ pub(crate) fn cti_sections(groups: u64, infos: u64, nodes: u64) -> ([u64; 3], u6
 
 /// Payload layout and chunk size (header included) of each chunk kind.
 fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64> {
-    // Each offset is the running sum of the blocks before (in 2-byte units). The sums only grow,
-    // so the range is checked once, on the last offset; the refusal names the first node out.
-    let mut run = 0u64;
-    d.navigation_graph_link_offsets = ng
-        .nodes
-        .iter()
-        .map(|node| {
-            let units = run / 2;
-            run += ng_link_block_len(node);
-            u32::try_from(units).unwrap_or(u32::MAX)
-        })
-        .collect();
+    // The sums only grow, so the range is checked once, on the last offset; the refusal names
+    // the first node out.
+    let (offsets, run) = running_units(&ng.nodes, ng_link_block_len);
+    d.navigation_graph_link_offsets = offsets;
     if let Some(i) = first_over(&d.navigation_graph_link_offsets, 0xffff) {
         let units = d.navigation_graph_link_offsets.get(i).copied().unwrap_or(0);
         fits::<u16>(
@@ -255,16 +288,8 @@ fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64
 
 fn navmesh_chunk(nm: &NavmeshChunk, d: &mut DataChunkLayout) -> Result<u64> {
     // As for the NavigationGraph link offsets: running sums, checked once.
-    let mut run = 0u64;
-    d.mesh_data_offsets = nm
-        .meshes
-        .iter()
-        .map(|m| {
-            let units = run / 2;
-            run += mesh_record_padded(m);
-            u32::try_from(units).unwrap_or(u32::MAX)
-        })
-        .collect();
+    let (offsets, run) = running_units(&nm.meshes, mesh_record_padded);
+    d.mesh_data_offsets = offsets;
     if let Some(i) = first_over(&d.mesh_data_offsets, 0x3ffff) {
         let units = d.mesh_data_offsets.get(i).copied().unwrap_or(0);
         return Err(Error::unrepresentable(
@@ -334,22 +359,14 @@ fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
                 )
             })?;
         d.segment_graph_link_offsets.push(units);
-        run += sg_link_block_len(node);
-        total += node
-            .inside_links
-            .iter()
-            .map(|l| n64(l.navigation_graph_nodes.len()))
-            .chain(
-                node.crossing_data_chunk_links
-                    .iter()
-                    .map(|l| n64(l.navigation_graph_nodes.len())),
-            )
-            .chain(
-                node.crossing_tile_links
-                    .iter()
-                    .map(|l| n64(l.navigation_graph_nodes.len())),
-            )
-            .sum::<u64>();
+        let lists = sg_node_indices(node);
+        run += sg_link_block_bytes(
+            node.inside_links.len(),
+            node.crossing_data_chunk_links.len(),
+            node.crossing_tile_links.len(),
+            lists,
+        );
+        total += lists;
     }
     let ([positions, nodes, link, self_size], size) = sg_sections(n64(sg.nodes.len()), run);
     d.segment_graph_offsets = [
