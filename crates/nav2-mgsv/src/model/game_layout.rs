@@ -8,12 +8,12 @@
 //! walk. Where [`layout::compute`] refuses a value narrower than its stored field (a
 //! NavigationGraph link offset past 16 bits, a chunk size past 24), the walk refuses it too.
 
+use super::ChunkLayout;
 use super::from_view::{
     chunk_layout, cti_offsets, ig_offsets, ng_link_offset, ng_offsets, nm_offsets, sc_offsets,
     sg_offsets, ss_offsets, view_length,
 };
 use super::layout::{self, a16};
-use super::{ChunkLayout, DataChunkUid, FileUid};
 use crate::records::HEADER_SIZE;
 use crate::view::{DataChunkView, Nav2View};
 
@@ -78,8 +78,8 @@ pub(crate) fn is_game_layout(view: &Nav2View<'_>) -> bool {
                 return false;
             };
             let size = u64::from(dc.headers()[kind].next_chunk_offset.get());
-            let uid: DataChunkUid = FileUid(dc.headers()[0].uid.get());
-            if d.uid.get() != uid.0
+            // The model keeps one uid per data chunk: the first chunk header's.
+            if d.uid.get() != dc.headers()[0].uid.get()
                 || u64::from(d.data_offset.get()) != start[kind] + 16
                 || u64::from(d.type_and_size.get()) != ty | size << 8
             {
