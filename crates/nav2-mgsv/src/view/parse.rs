@@ -464,16 +464,13 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
     for (i, m) in meshes.iter().enumerate().skip(done) {
         ctx.1 = i;
         let at = add(base, u64::from(m.data_offset()) * 2, ctx)?;
-        let k = 3 + usize::from(m.use_4_neighbor_infos());
-        let nn = 3 + usize::from(m.use_4_navigation_graph_nodes());
         // The record straight from the region's bytes when it is all there; the cursor names
         // what is missing otherwise.
         let rest = r.data.get(at..r.end).unwrap_or(&[]);
-        let len = match rest.get(..2 * k) {
-            Some(neighbors) => mesh_record_len(k, nn, needs_crossing_le(neighbors)),
-            None => usize::MAX,
-        };
+        let len = m.record_len_in(region).unwrap_or(usize::MAX);
         if len > rest.len() {
+            let k = 3 + usize::from(m.use_4_neighbor_infos());
+            let nn = 3 + usize::from(m.use_4_navigation_graph_nodes());
             let mut c = r.cursor(at, ctx)?;
             let neighbors: &[U16] = c.slice(k, ctx)?;
             c.bytes(k + nn, ctx)?;
