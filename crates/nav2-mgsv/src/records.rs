@@ -204,6 +204,12 @@ impl NavigationGraphNodeRecord {
         let f = usize::from(self.flags);
         4 * usize::from(self.inside_link_count) + 2 * (f & 3) + 6 * ((f >> 2) & 1)
     }
+    /// [`NavigationGraphNodeRecord::link_block_len`] in 2-byte units, the unit of the stored
+    /// offsets.
+    pub(crate) fn link_block_units(&self) -> u32 {
+        let f = u32::from(self.flags);
+        2 * u32::from(self.inside_link_count) + (f & 3) + 3 * ((f >> 2) & 1)
+    }
 }
 
 record!(
@@ -312,10 +318,14 @@ impl MeshRecord {
     /// neighbours whether the crossing part follows. `None` when the neighbours are not all in
     /// `mesh_data`.
     pub(crate) fn record_len_in(&self, mesh_data: &[u8]) -> Option<usize> {
+        self.record_len_at(mesh_data, u64::from(self.data_offset()) * 2)
+    }
+    /// The length of this descriptor's record were it at byte `at` of `mesh_data`: what
+    /// [`MeshRecord::record_len_in`] gives when `at` is the stored offset.
+    pub(crate) fn record_len_at(&self, mesh_data: &[u8], at: u64) -> Option<usize> {
         let k = 3 + usize::from(self.use_4_neighbor_infos());
         let nn = 3 + usize::from(self.use_4_navigation_graph_nodes());
-        // 18 bits: fits every usize.
-        let at = self.data_offset() as usize * 2;
+        let at = usize::try_from(at).ok()?;
         let neighbors = mesh_data.get(at..)?.get(..2 * k)?;
         Some(mesh_record_len(
             k,

@@ -1,6 +1,7 @@
 //! [`Nav2File::from_view`]: the copy of a view into the owned model, and the decision whether
 //! the file's layout is the game's (`stored: None`) or must be kept.
 
+use super::game_layout::{ChunkRuns, is_game_layout_with, link_step, mesh_step};
 use super::*;
 use crate::records::*;
 use crate::view::Nav2View;
@@ -12,7 +13,11 @@ impl Nav2File {
         let h = view.header();
         let pos = |p: &PositionRecord| p.get();
         let mut data_chunks = Vec::with_capacity(view.data_chunks().len());
+        // Each chunk's link blocks and mesh records, checked against the game's layout as they
+        // are copied (see `game_layout::Run`).
+        let mut runs = Vec::with_capacity(view.data_chunks().len());
         for dc in view.data_chunks() {
+            let mut run = ChunkRuns::default();
             let ng = &dc.navigation_graph();
             let nodes = ng
                 .nodes()
@@ -20,32 +25,35 @@ impl Nav2File {
                 .zip(ng.positions())
                 .zip(ng.navmesh_indices())
                 .zip(ng.links())
-                .map(|(((n, p), mi), l)| NavigationGraphNode {
-                    position: p.get(),
-                    segment_index: n.segment_index(),
-                    kind: n.kind(),
-                    reserved_flags: n.flags >> 5,
-                    navmesh_index: mi.get(),
-                    inside_links: ShortVec::from_slice_map(l.inside_links(), |x| {
-                        NavigationGraphInsideLink {
-                            node_index: x.node_index.get(),
-                            edge_index: x.edge_index.get(),
-                        }
-                    }),
-                    crossing_segment_link: l.crossing_segment_link().map(|v| v.get()),
-                    crossing_data_chunk_link: l.crossing_data_chunk_link().map(|x| {
-                        NavigationGraphCrossingDataChunkLink {
-                            data_chunk_id: x.data_chunk_id.get(),
-                            node_index: x.node_index.get(),
-                        }
-                    }),
-                    crossing_tile_link: l.crossing_tile_link().map(|x| {
-                        NavigationGraphCrossingTileLink {
-                            tile_id: x.tile_id.get(),
-                            data_chunk_id: x.data_chunk_id.get(),
-                            node_index: x.node_index.get(),
-                        }
-                    }),
+                .map(|(((n, p), mi), l)| {
+                    link_step(&mut run.links, n);
+                    NavigationGraphNode {
+                        position: p.get(),
+                        segment_index: n.segment_index(),
+                        kind: n.kind(),
+                        reserved_flags: n.flags >> 5,
+                        navmesh_index: mi.get(),
+                        inside_links: ShortVec::from_slice_map(l.inside_links(), |x| {
+                            NavigationGraphInsideLink {
+                                node_index: x.node_index.get(),
+                                edge_index: x.edge_index.get(),
+                            }
+                        }),
+                        crossing_segment_link: l.crossing_segment_link().map(|v| v.get()),
+                        crossing_data_chunk_link: l.crossing_data_chunk_link().map(|x| {
+                            NavigationGraphCrossingDataChunkLink {
+                                data_chunk_id: x.data_chunk_id.get(),
+                                node_index: x.node_index.get(),
+                            }
+                        }),
+                        crossing_tile_link: l.crossing_tile_link().map(|x| {
+                            NavigationGraphCrossingTileLink {
+                                tile_id: x.tile_id.get(),
+                                data_chunk_id: x.data_chunk_id.get(),
+                                node_index: x.node_index.get(),
+                            }
+                        }),
+                    }
                 })
                 .collect();
             let edges = ng
@@ -64,15 +72,18 @@ impl Nav2File {
                 .meshes()
                 .iter()
                 .zip(nm.records())
-                .map(|(m, r)| Mesh {
-                    segment_index: m.segment_index(),
-                    neighbors: sides(r.neighbors(), |n| NeighborNavmeshInfo(n.get())),
-                    positions: sides(r.positions(), |v| v),
-                    navigation_graph_nodes: sides(r.navigation_graph_nodes(), |v| v),
-                    crossing: r.crossing().map(|(d, t)| MeshCrossing {
-                        data_chunk_ids: sides(d, |v| v.get()),
-                        tile_ids: sides(t, |v| v.get()),
-                    }),
+                .map(|(m, r)| {
+                    mesh_step(&mut run.meshes, m, r.record_len());
+                    Mesh {
+                        segment_index: m.segment_index(),
+                        neighbors: sides(r.neighbors(), |n| NeighborNavmeshInfo(n.get())),
+                        positions: sides(r.positions(), |v| v),
+                        navigation_graph_nodes: sides(r.navigation_graph_nodes(), |v| v),
+                        crossing: r.crossing().map(|(d, t)| MeshCrossing {
+                            data_chunk_ids: sides(d, |v| v.get()),
+                            tile_ids: sides(t, |v| v.get()),
+                        }),
+                    }
                 })
                 .collect();
             let sc = &dc.segment_chunk();
@@ -154,6 +165,7 @@ impl Nav2File {
                 segment_chunk: SegmentChunk { segments },
                 segment_graph: SegmentGraph { nodes: sg_nodes },
             });
+            runs.push(run);
         }
 
         let mut island_graphs = Vec::with_capacity(view.island_graphs().len());
@@ -291,7 +303,7 @@ impl Nav2File {
         };
         // The game's layout is compared with the view's numbers where they lie; the stored layout
         // is copied out only for a file that does not follow it.
-        if !super::game_layout::is_game_layout(view) {
+        if !is_game_layout_with(view, &runs) {
             model.stored = Some(Box::new(stored_layout(view)));
         }
         model
@@ -481,7 +493,8 @@ mod tests {
     /// `is_game_layout` says what comparing the computed layout with a full copy of the stored
     /// one says: on every real file (the game's layout and Obj2Nav2's), on copies with one byte
     /// changed every 997 bytes, on files this crate laid out (canonical by construction), and on
-    /// those with one stored number changed.
+    /// those with one stored offset of a record moved (the per-record checks `from_view` makes
+    /// as it copies, and `is_game_layout` makes from the view alone).
     #[test]
     fn the_game_layout_check_agrees_with_the_computed_layout() {
         let agree = |bytes: &[u8], what: &str| -> Option<bool> {
@@ -496,7 +509,7 @@ mod tests {
             assert_eq!(model.stored.is_none(), want, "{what}");
             Some(want)
         };
-        let (mut files, mut compared, mut canonical, mut changed_ones) = (0, 0, 0, 0);
+        let (mut files, mut compared, mut canonical, mut moved) = (0, 0, 0, [0; 3]);
         for (_, path) in nav_core::testing::real_files("mgsv") {
             let good = std::fs::read(&path).unwrap();
             let what = path.display().to_string();
@@ -511,24 +524,42 @@ mod tests {
                 let mut model = Nav2File::from_view(&view);
                 model.relayout();
                 if let Ok(out) = model.write() {
-                    // Then one number of it changed: a link offset of the last node.
+                    // Then one number of it changed: a stored offset of a NavigationGraph link
+                    // block, a mesh record or a SegmentGraph link block (the first, middle or
+                    // last one, one unit later or earlier).
                     if let Ok(v) = Nav2View::parse(&out) {
-                        let mut changed = stored_layout(&v);
-                        let stored = changed.clone();
-                        let mut m = Nav2File::from_view(&v);
-                        if let Some(o) = changed
-                            .data_chunks
-                            .last_mut()
-                            .and_then(|d| d.segment_graph_link_offsets.last_mut())
-                        {
-                            *o += 1;
-                            assert_ne!(changed, stored);
-                            m.stored = Some(Box::new(changed));
-                            if let Ok(b) = crate::write::place(&m, m.stored.as_deref().unwrap()) {
-                                // Where it still parses, it is not the game's layout.
-                                if let Some(c) = agree(&b, &what) {
-                                    assert!(!c, "{what}");
-                                    changed_ones += 1;
+                        let stored = stored_layout(&v);
+                        for (kind, count) in moved.iter_mut().enumerate() {
+                            for (which, delta) in [(0, 1), (1, 1), (2, 1), (1, -1), (2, -1)] {
+                                let mut changed = stored.clone();
+                                let Some(d) = changed.data_chunks.last_mut() else {
+                                    continue;
+                                };
+                                let offsets = match kind {
+                                    0 => &mut d.navigation_graph_link_offsets,
+                                    1 => &mut d.mesh_data_offsets,
+                                    _ => &mut d.segment_graph_link_offsets,
+                                };
+                                let Some(i) = [0, offsets.len() / 2, offsets.len().wrapping_sub(1)]
+                                    .get(which)
+                                    .copied()
+                                    .filter(|&i| i < offsets.len())
+                                else {
+                                    continue;
+                                };
+                                let Some(o) = offsets[i].checked_add_signed(delta) else {
+                                    continue;
+                                };
+                                offsets[i] = o;
+                                let mut m = Nav2File::from_view(&v);
+                                m.stored = Some(Box::new(changed));
+                                if let Ok(b) = crate::write::place(&m, m.stored.as_deref().unwrap())
+                                {
+                                    // Where it still parses, it is not the game's layout.
+                                    if let Some(c) = agree(&b, &what) {
+                                        assert!(!c, "{what}: kind {kind}, offset {i} {delta:+}");
+                                        *count += 1;
+                                    }
                                 }
                             }
                         }
@@ -546,11 +577,14 @@ mod tests {
         }
         eprintln!(
             "compared {compared} parsed inputs from {files} files: {canonical} canonical; \
-             {changed_ones} with one link offset moved"
+             with one offset moved: {} NavigationGraph link blocks, {} mesh records, \
+             {} SegmentGraph link blocks",
+            moved[0], moved[1], moved[2]
         );
         if nav_core::testing::corpus_dir("mgsv").is_some() {
             // Both answers occur.
-            assert!(files > 0 && canonical > 0 && canonical < compared && changed_ones > 0);
+            assert!(files > 0 && canonical > 0 && canonical < compared);
+            assert!(moved.iter().all(|&n| n > 0), "{moved:?}");
         }
     }
 }

@@ -14,7 +14,7 @@ use super::from_view::{
     sg_offsets, ss_offsets, view_length,
 };
 use super::layout::{self, a16};
-use crate::records::HEADER_SIZE;
+use crate::records::{HEADER_SIZE, MeshRecord, NavigationGraphNodeRecord};
 use crate::view::{DataChunkView, Nav2View};
 
 fn n64(n: usize) -> u64 {
@@ -27,11 +27,102 @@ fn same<const N: usize, T: Into<u64> + Copy>(stored: [T; N], computed: [u64; N])
     stored.iter().zip(computed).all(|(s, c)| (*s).into() == c)
 }
 
+/// Records that the game's layout puts one right after another from offset 0 (a
+/// NavigationGraph's link blocks, a NavmeshChunk's mesh records), each with its stored offset:
+/// whether every stored offset is the running sum of the sizes before it.
+///
+/// The stored offsets are folded into one difference rather than compared one by one: a file is
+/// the game's or not as a whole, and a step without an exit is a few instructions, so that
+/// [`Nav2File::from_view`](super::Nav2File::from_view) takes it for each record it copies
+/// anyway, where the record is already at hand.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Run {
+    /// The running sum: where the next record goes.
+    next: u64,
+    /// Where the last record went.
+    last: u64,
+    /// The bits in which some stored offset differs from its running sum.
+    differs: u64,
+}
+
+impl Run {
+    /// One more record, stored at `stored`, of `size` (both in the offsets' unit).
+    #[inline(always)]
+    pub(crate) fn step(&mut self, stored: u32, size: u64) {
+        self.differs |= u64::from(stored) ^ self.next;
+        self.last = self.next;
+        self.next += size;
+    }
+
+    /// A record whose size cannot be known: the run is not the game's.
+    pub(crate) fn broken(&mut self) {
+        self.differs |= 1 << 63;
+    }
+
+    /// The records' total size when every stored offset was its running sum and none was past
+    /// `max` (the widest offset the game's writer gives).
+    fn total(self, max: u64) -> Option<u64> {
+        (self.differs == 0 && self.last <= max).then_some(self.next)
+    }
+}
+
+/// The per-record runs of one data chunk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ChunkRuns {
+    /// The NavigationGraph's link blocks, in 2-byte units.
+    pub(crate) links: Run,
+    /// The NavmeshChunk's mesh records, each padded to 16 bytes, in 2-byte units.
+    pub(crate) meshes: Run,
+}
+
+/// The NavigationGraph node's link block, as a step of [`ChunkRuns::links`].
+#[inline(always)]
+pub(crate) fn link_step(run: &mut Run, node: &NavigationGraphNodeRecord) {
+    run.step(ng_link_offset(node), u64::from(node.link_block_units()));
+}
+
+/// A mesh record of `len` bytes, as a step of [`ChunkRuns::meshes`].
+#[inline(always)]
+pub(crate) fn mesh_step(run: &mut Run, mesh: &MeshRecord, len: usize) {
+    run.step(mesh.data_offset(), a16(n64(len)) / 2);
+}
+
+/// A data chunk's runs, from the view alone: what `from_view` gathers as it copies the records.
+pub(crate) fn chunk_runs(dc: &DataChunkView<'_>) -> ChunkRuns {
+    let mut runs = ChunkRuns::default();
+    for node in dc.navigation_graph().nodes() {
+        link_step(&mut runs.links, node);
+    }
+    // Each record is sized where the running sum (not the stored offset) puts it, so that the
+    // records are read in order; where the two differ, the run is not the game's either way.
+    let nm = dc.navmesh_chunk();
+    let data = nm.mesh_data();
+    for m in nm.meshes() {
+        match m.record_len_at(data, 2 * runs.meshes.next) {
+            Some(len) => mesh_step(&mut runs.meshes, m, len),
+            None => {
+                runs.meshes.broken();
+                break;
+            }
+        }
+    }
+    runs
+}
+
 /// Whether the view's file stores the offsets, sizes, counts and prefix sums that
 /// [`layout::compute`] gives its model, and has no residue.
 pub(crate) fn is_game_layout(view: &Nav2View<'_>) -> bool {
+    let runs: Vec<ChunkRuns> = view.data_chunks().iter().map(chunk_runs).collect();
+    is_game_layout_with(view, &runs)
+}
+
+/// [`is_game_layout`], given each data chunk's per-record runs.
+pub(crate) fn is_game_layout_with(view: &Nav2View<'_>, runs: &[ChunkRuns]) -> bool {
     let h = view.header();
     let chunks = view.data_chunks();
+    if runs.len() != chunks.len() {
+        return false;
+    }
     let n = n64(chunks.len());
     let (descs_size, chunks_offset) = layout::head(n);
     let head = view.residue().is_empty()
@@ -48,10 +139,10 @@ pub(crate) fn is_game_layout(view: &Nav2View<'_>) -> bool {
     let mut pos = chunks_offset;
     let mut starts = vec![[0u64; 4]; chunks.len()];
     for kind in 0..4 {
-        for (dc, start) in chunks.iter().zip(starts.iter_mut()) {
+        for ((dc, start), runs) in chunks.iter().zip(starts.iter_mut()).zip(runs) {
             let size = match kind {
-                0 => navigation_graph(dc),
-                1 => navmesh_chunk(dc),
+                0 => navigation_graph(dc, runs.links),
+                1 => navmesh_chunk(dc, runs.meshes),
                 2 => segment_chunk(dc),
                 _ => segment_graph(dc),
             };
@@ -94,18 +185,11 @@ pub(crate) fn is_game_layout(view: &Nav2View<'_>) -> bool {
         && u64::from(view_length(view)) == pos
 }
 
-/// The NavigationGraph's size when its offsets are the game's.
-fn navigation_graph(dc: &DataChunkView<'_>) -> Option<u64> {
+/// The NavigationGraph's size when its offsets are the game's; `links` is its link blocks' run.
+fn navigation_graph(dc: &DataChunkView<'_>, links: Run) -> Option<u64> {
     let ng = dc.navigation_graph();
-    // The running sum of the link blocks, in 2-byte units; the game's writer keeps it to 16 bits.
-    let mut run = 0u64;
-    for node in ng.nodes() {
-        let units = run / 2;
-        if units > 0xffff || u64::from(ng_link_offset(node)) != units {
-            return None;
-        }
-        run += n64(node.link_block_len());
-    }
+    // The game's writer keeps the link offsets to 16 bits.
+    let run = 2 * links.total(0xffff)?;
     let (offsets, size) = layout::ng_sections(
         n64(ng.nodes().len()),
         run,
@@ -115,16 +199,11 @@ fn navigation_graph(dc: &DataChunkView<'_>) -> Option<u64> {
     same(ng_offsets(ng.header()), offsets).then_some(size)
 }
 
-/// The NavmeshChunk's size when its offsets are the game's.
-fn navmesh_chunk(dc: &DataChunkView<'_>) -> Option<u64> {
+/// The NavmeshChunk's size when its offsets are the game's; `meshes` is its records' run.
+fn navmesh_chunk(dc: &DataChunkView<'_>, meshes: Run) -> Option<u64> {
     let nm = dc.navmesh_chunk();
-    let mut run = 0u64;
-    for m in nm.meshes() {
-        if u64::from(m.data_offset()) != run / 2 {
-            return None;
-        }
-        run += a16(n64(m.record_len_in(nm.mesh_data())?));
-    }
+    // An offset past the stored field's 18 bits never equals the stored one.
+    let run = 2 * meshes.total(u64::MAX)?;
     let (offsets, size) =
         layout::nm_sections(n64(nm.positions().len()), n64(nm.meshes().len()), run);
     same(nm_offsets(nm.header()), offsets).then_some(size)

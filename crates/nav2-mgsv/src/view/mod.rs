@@ -350,6 +350,14 @@ impl<'a> MeshDataView<'a> {
     pub fn crossing(&self) -> Option<(&'a [U16], &'a [U16])> {
         self.crossing
     }
+    /// The record's length in bytes (without the padding after it).
+    pub fn record_len(&self) -> usize {
+        crate::records::mesh_record_len(
+            self.neighbors.len(),
+            self.navigation_graph_nodes.len(),
+            self.crossing.is_some(),
+        )
+    }
 }
 
 /// A SegmentChunk.
@@ -697,14 +705,15 @@ pub(crate) fn needs_crossing(neighbors: &[U16]) -> bool {
 
 /// [`needs_crossing`] over the neighbours' little-endian bytes, as the parser finds them.
 pub(crate) fn needs_crossing_le(neighbors: &[u8]) -> bool {
-    neighbors
-        .chunks_exact(2)
-        .any(|c| neighbor_crosses(u16::from(c[0]) | u16::from(c[1]) << 8))
+    // Without an exit per side: the parser and the game-layout check size every record.
+    neighbors.chunks_exact(2).fold(false, |any, c| {
+        any | neighbor_crosses(u16::from(c[0]) | u16::from(c[1]) << 8)
+    })
 }
 
 /// Whether one neighbour is set and of a Type other than 0.
 fn neighbor_crosses(v: u16) -> bool {
-    v != 0xffff && v >> 14 != 0
+    (v != 0xffff) & (v >> 14 != 0)
 }
 
 /// How many NavigationGraph node indices the links of one SegmentGraph link block list.
