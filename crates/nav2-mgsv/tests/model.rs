@@ -170,6 +170,15 @@ fn writer_refuses_what_the_format_cannot_hold() {
     let e = Nav2.write(&m).unwrap_err().to_string();
     assert!(e.contains("InsideLinkCount"), "{e}");
 
+    // The writer packs every edge before it looks for the one at fault: the error still names
+    // it, and its field.
+    let mut m = common::square();
+    let edges = &mut m.data_chunks[0].navigation_graph.edges;
+    let last = edges.len() - 1;
+    edges[last].kind = 4;
+    let e = Nav2.write(&m).unwrap_err().to_string();
+    assert!(e.contains(&format!("Edges[{last}] Kind")), "{e}");
+
     let mut m = common::square();
     m.data_chunks[0].navmesh_chunk.meshes[0].neighbors.pop();
     let e = Nav2.write(&m).unwrap_err().to_string();

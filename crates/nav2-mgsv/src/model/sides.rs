@@ -123,6 +123,11 @@ impl<T: Copy + Default> Sides<T> {
         self.len = short;
         Ok(())
     }
+    /// All 4 slots, the unused ones holding `T::default()`: what a writer that knows the
+    /// length by its case reads, without a check per item.
+    pub(crate) fn slots(&self) -> &[T; MAX_SIDES] {
+        &self.items
+    }
     /// The items as a slice.
     pub fn as_slice(&self) -> &[T] {
         &self.items[..usize::from(self.len)]

@@ -94,11 +94,18 @@ pub(super) fn navigation_graph(
         let mut b = Fill {
             rest: o.slot(at, len, format_args!("Nodes[{i}] link block"))?,
         };
-        for li in &n.inside_links {
-            b.put(&NavigationGraphInsideLinkRecord {
-                node_index: U16::new(li.node_index),
-                edge_index: U16::new(li.edge_index),
-            });
+        // The usual counts of inside links each as one record of constant size.
+        let links = n.inside_links.as_slice();
+        match links.len() {
+            1 => inside_links::<1>(&mut b, links),
+            2 => inside_links::<2>(&mut b, links),
+            3 => inside_links::<3>(&mut b, links),
+            4 => inside_links::<4>(&mut b, links),
+            _ => {
+                for li in links {
+                    b.put(&inside_link(li));
+                }
+            }
         }
         if let Some(v) = n.crossing_segment_link {
             b.put(&U16::new(v));
@@ -120,10 +127,11 @@ pub(super) fn navigation_graph(
     }
     let out =
         o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
-    for (i, (r, ed)) in out.iter_mut().zip(&g.edges).enumerate() {
-        if ed.segment_index >> 12 != 0 || ed.kind >> 2 != 0 || ed.reserved >> 2 != 0 {
-            return Err(edge_refusal(i, ed));
-        }
+    // Every edge is packed, and the bits out of range of any are gathered on the way: the edge
+    // at fault is looked for only when there is one.
+    let mut over = 0u16;
+    for (r, ed) in out.iter_mut().zip(&g.edges) {
+        over |= ed.segment_index >> 12 | u16::from(ed.kind >> 2 | ed.reserved >> 2);
         let segment_and_kind =
             ed.segment_index | u16::from(ed.kind) << 12 | u16::from(ed.reserved) << 14;
         *r = NavigationGraphEdgeRecord {
@@ -132,11 +140,29 @@ pub(super) fn navigation_graph(
             node_indices: ed.node_indices,
         };
     }
+    if over != 0 {
+        return Err(edge_refusal(&g.edges));
+    }
     let out = o.records::<U16>(p + u64::from(attr), g.attributes.len(), "Attributes")?;
     for (r, a) in out.iter_mut().zip(&g.attributes) {
         *r = U16::new(*a);
     }
     Ok(())
+}
+
+fn inside_link(li: &NavigationGraphInsideLink) -> NavigationGraphInsideLinkRecord {
+    NavigationGraphInsideLinkRecord {
+        node_index: U16::new(li.node_index),
+        edge_index: U16::new(li.edge_index),
+    }
+}
+
+/// `N` inside links (`links` holds that many) as one block of constant size.
+#[inline(always)]
+fn inside_links<const N: usize>(b: &mut Fill<'_>, links: &[NavigationGraphInsideLink]) {
+    if let Ok(links) = <&[NavigationGraphInsideLink; N]>::try_from(links) {
+        b.put(&links.map(|li| inside_link(&li)));
+    }
 }
 
 /// Why NavigationGraph node `i` does not fit its record: the first part out of range.
@@ -171,9 +197,16 @@ fn ng_node_refusal(i: usize, n: &NavigationGraphNode, lo: u32) -> Error {
         .unwrap_or_else(|| shape(format_args!("Nodes[{i}]"), "does not fit its record"))
 }
 
-/// Why NavigationGraph edge `i` does not fit its record: the first part out of range.
+/// Why the first NavigationGraph edge that does not fit its record does not: its first part out
+/// of range.
 #[cold]
-fn edge_refusal(i: usize, ed: &NavigationGraphEdge) -> Error {
+fn edge_refusal(edges: &[NavigationGraphEdge]) -> Error {
+    let fits = |ed: &NavigationGraphEdge| {
+        ed.segment_index >> 12 == 0 && ed.kind >> 2 == 0 && ed.reserved >> 2 == 0
+    };
+    let Some((i, ed)) = edges.iter().enumerate().find(|(_, ed)| !fits(ed)) else {
+        return shape("Edges", "do not fit their records");
+    };
     let checks = [
         bits(
             u64::from(ed.segment_index),
@@ -270,28 +303,41 @@ pub(super) fn navmesh_chunk(
     for (i, (m, &off)) in c.meshes.iter().zip(&l.mesh_data_offsets).enumerate() {
         // Sides, nodes and crossing lists were checked above, so this is the record's size.
         let k = m.neighbors.len();
-        let len =
-            3 * k + m.navigation_graph_nodes.len() + if m.crossing.is_some() { 4 * k } else { 0 };
-        let mut b = Fill {
-            rest: o.slot(
-                p + u64::from(data) + 2 * u64::from(off),
-                len,
-                format_args!("Meshes[{i}] record"),
-            )?,
-        };
-        for n in &m.neighbors {
-            b.put(&U16::new(n.0));
+        let nn = m.navigation_graph_nodes.len();
+        let len = crate::records::mesh_record_len(k, nn, m.crossing.is_some());
+        let slot = o.slot(
+            p + u64::from(data) + 2 * u64::from(off),
+            len,
+            format_args!("Meshes[{i}] record"),
+        )?;
+        // One writer per case of sides and nodes, its sizes constants.
+        match (k, nn) {
+            (3, 3) => mesh_record::<3, 3>(slot, m),
+            (3, _) => mesh_record::<3, 4>(slot, m),
+            (_, 3) => mesh_record::<4, 3>(slot, m),
+            _ => mesh_record::<4, 4>(slot, m),
         }
-        b.bytes(&m.positions);
-        b.bytes(&m.navigation_graph_nodes);
-        if let Some(x) = &m.crossing {
-            for v in x.data_chunk_ids.iter().chain(&x.tile_ids) {
-                b.put(&U16::new(*v));
-            }
-        }
-        b.done();
     }
     Ok(())
+}
+
+/// One mesh record of `K` sides and `NN` NavigationGraph nodes (and the crossing part when the
+/// mesh has one) into `slot`, which is the record's exact size. With the counts constants, every
+/// field is a plain store.
+#[inline(always)]
+fn mesh_record<const K: usize, const NN: usize>(slot: &mut [u8], m: &Mesh) {
+    fn first<const N: usize, T: Copy>(items: &[T; MAX_SIDES]) -> [T; N] {
+        core::array::from_fn(|i| items[i])
+    }
+    let mut b = Fill { rest: slot };
+    b.put(&first::<K, _>(m.neighbors.slots()).map(|n| U16::new(n.0)));
+    b.put(&first::<K, _>(m.positions.slots()));
+    b.put(&first::<NN, _>(m.navigation_graph_nodes.slots()));
+    if let Some(x) = &m.crossing {
+        b.put(&first::<K, _>(x.data_chunk_ids.slots()).map(U16::new));
+        b.put(&first::<K, _>(x.tile_ids.slots()).map(U16::new));
+    }
+    b.done();
 }
 
 pub(super) fn segment_chunk(

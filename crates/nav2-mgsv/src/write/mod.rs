@@ -332,14 +332,6 @@ impl Fill<'_> {
         }
     }
 
-    /// Appends a short list of bytes, byte by byte (three or four of them: too few for a call).
-    #[inline]
-    fn bytes(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.put(b);
-        }
-    }
-
     /// Every byte of the block was written.
     #[inline]
     fn done(self) {
