@@ -1,12 +1,16 @@
 //! Whether a parsed file is laid out the way the game lays files out: the question
-//! [`Nav2File::from_view`] asks to decide whether the model keeps the stored layout.
+//! [`Nav2File::from_view`](super::Nav2File::from_view) asks to decide whether the model keeps
+//! the stored layout.
 //!
 //! The answer is what `layout::compute(&Nav2File::from_view(view)) == stored_layout(view)` gives,
 //! found without building either layout. The game's rules ([`super::layout`]'s section helpers
 //! and running sums) are applied to the sizes of the file's own records, and each value is
 //! compared with the stored one as soon as it is known, so that the first difference ends the
-//! walk. Where [`layout::compute`] refuses a value narrower than its stored field (a
-//! NavigationGraph link offset past 16 bits, a chunk size past 24), the walk refuses it too.
+//! walk. The two long per-record lists (NavigationGraph link blocks, mesh records) are the
+//! exception: they are [`Run`]s, one folded difference each, which `from_view` takes while it
+//! copies the records, and the walk only reads their totals. Where [`layout::compute`] refuses
+//! a value narrower than its stored field (a NavigationGraph link offset past 16 bits, a chunk
+//! size past 24), the walk refuses it too.
 
 use super::ChunkLayout;
 use super::from_view::{
