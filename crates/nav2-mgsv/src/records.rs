@@ -200,13 +200,13 @@ impl NavigationGraphNodeRecord {
     /// The size of the link block in bytes: 4 per inside link, then 2, 4 and 6 for the
     /// crossing-segment, crossing-data-chunk and crossing-tile links the flags announce.
     pub fn link_block_len(&self) -> usize {
-        // Flag bits 0 and 1 weigh 2 and 4 bytes (2 × their own value), bit 2 weighs 6.
-        let f = usize::from(self.flags);
-        4 * usize::from(self.inside_link_count) + 2 * (f & 3) + 6 * ((f >> 2) & 1)
+        // At most 2 × 255 + 6 units: fits every usize.
+        2 * self.link_block_units() as usize
     }
     /// [`NavigationGraphNodeRecord::link_block_len`] in 2-byte units, the unit of the stored
     /// offsets.
     pub(crate) fn link_block_units(&self) -> u32 {
+        // Flag bits 0 and 1 weigh 1 and 2 units (their own value), bit 2 weighs 3.
         let f = u32::from(self.flags);
         2 * u32::from(self.inside_link_count) + (f & 3) + 3 * ((f >> 2) & 1)
     }

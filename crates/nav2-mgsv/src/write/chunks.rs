@@ -131,7 +131,7 @@ pub(super) fn navigation_graph(
     // at fault is looked for only when there is one.
     let mut over = 0u16;
     for (r, ed) in out.iter_mut().zip(&g.edges) {
-        over |= ed.segment_index >> 12 | u16::from(ed.kind >> 2 | ed.reserved >> 2);
+        over |= edge_bits_over(ed);
         let segment_and_kind =
             ed.segment_index | u16::from(ed.kind) << 12 | u16::from(ed.reserved) << 14;
         *r = NavigationGraphEdgeRecord {
@@ -197,14 +197,22 @@ fn ng_node_refusal(i: usize, n: &NavigationGraphNode, lo: u32) -> Error {
         .unwrap_or_else(|| shape(format_args!("Nodes[{i}]"), "does not fit its record"))
 }
 
+/// The bits of an edge's SegmentIndex (12 bits), Kind (2) and reserved field (2) past their
+/// widths, ORed together: 0 when the edge fits its record.
+#[inline]
+fn edge_bits_over(ed: &NavigationGraphEdge) -> u16 {
+    ed.segment_index >> 12 | u16::from(ed.kind >> 2 | ed.reserved >> 2)
+}
+
 /// Why the first NavigationGraph edge that does not fit its record does not: its first part out
 /// of range.
 #[cold]
 fn edge_refusal(edges: &[NavigationGraphEdge]) -> Error {
-    let fits = |ed: &NavigationGraphEdge| {
-        ed.segment_index >> 12 == 0 && ed.kind >> 2 == 0 && ed.reserved >> 2 == 0
-    };
-    let Some((i, ed)) = edges.iter().enumerate().find(|(_, ed)| !fits(ed)) else {
+    let Some((i, ed)) = edges
+        .iter()
+        .enumerate()
+        .find(|(_, ed)| edge_bits_over(ed) != 0)
+    else {
         return shape("Edges", "do not fit their records");
     };
     let checks = [
