@@ -552,9 +552,19 @@ mod tests {
                                 };
                                 offsets[i] = o;
                                 let mut m = Nav2File::from_view(&v);
-                                m.stored = Some(Box::new(changed));
+                                m.stored = Some(Box::new(changed.clone()));
                                 if let Ok(b) = crate::write::place(&m, m.stored.as_deref().unwrap())
                                 {
+                                    // The writer put every record where the changed layout
+                                    // says, and nothing else: a record's block left at the
+                                    // place the game's layout gives it would show as residue.
+                                    if let Ok(v) = Nav2View::parse(&b) {
+                                        assert_eq!(
+                                            stored_layout(&v),
+                                            changed,
+                                            "{what}: kind {kind}, offset {i} {delta:+}"
+                                        );
+                                    }
                                     // Where it still parses, it is not the game's layout.
                                     if let Some(c) = agree(&b, &what) {
                                         assert!(!c, "{what}: kind {kind}, offset {i} {delta:+}");

@@ -59,6 +59,7 @@ fn first_over(offsets: &[u32], max: u32) -> Option<usize> {
 }
 
 /// The size in bytes of a NavigationGraph node's link block.
+#[inline]
 pub(crate) fn ng_link_block_len(n: &NavigationGraphNode) -> u64 {
     4 * n64(n.inside_links.len())
         + if n.crossing_segment_link.is_some() {

@@ -31,6 +31,149 @@ pub(super) fn navigation_graph(
         attributes_count: U16::new(len_u16(g.attributes.len(), "AttributesCount")?),
     };
     o.put(p, &header, "header")?;
+    if !ng_nodes_in_one_pass(o, p, g, l)? {
+        ng_nodes(o, p, g, l)?;
+    }
+    let out =
+        o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
+    // Every edge is packed, and the bits out of range of any are gathered on the way: the edge
+    // at fault is looked for only when there is one.
+    let mut over = 0u16;
+    for (r, ed) in out.iter_mut().zip(&g.edges) {
+        over |= edge_bits_over(ed);
+        let segment_and_kind =
+            ed.segment_index | u16::from(ed.kind) << 12 | u16::from(ed.reserved) << 14;
+        *r = NavigationGraphEdgeRecord {
+            weight: U16::new(ed.weight),
+            segment_and_kind: U16::new(segment_and_kind),
+            node_indices: ed.node_indices,
+        };
+    }
+    if over != 0 {
+        return Err(edge_refusal(&g.edges));
+    }
+    let out = o.records::<U16>(p + u64::from(attr), g.attributes.len(), "Attributes")?;
+    for (r, a) in out.iter_mut().zip(&g.attributes) {
+        *r = U16::new(*a);
+    }
+    Ok(())
+}
+
+/// The nodes' positions, records, link blocks and NavmeshIndices in one pass over the nodes, for
+/// the layout the game writes: the four arrays in that order, and every node's link block right
+/// after the one before it (its offset the running sum of the sizes before, below 2^16 units).
+///
+/// `Ok(false)` when the layout is another one, or a node does not fit its record: the link
+/// blocks it put are then zeroed again, so that [`ng_nodes`], which places every record by its
+/// own offset and names the first part out of range, starts from what it would have found.
+fn ng_nodes_in_one_pass(
+    o: &mut Out<'_>,
+    p: u64,
+    g: &NavigationGraph,
+    l: &DataChunkLayout,
+) -> Result<bool> {
+    let [pos, nodes, _, link, _, nmi] = l.navigation_graph_offsets.map(u64::from);
+    let n = g.nodes.len();
+    let array = 6 * n as u64;
+    let in_order = pos + array <= nodes && nodes + array <= link && link <= nmi;
+    if !in_order || l.navigation_graph_link_offsets.len() != n {
+        return Ok(false);
+    }
+    // Positions to the end of the NavmeshIndices, in one slice cut at each array's offset.
+    let Ok(all) = usize::try_from(nmi + 2 * n as u64 - pos) else {
+        return Ok(false);
+    };
+    let Ok(whole) = o.slot(p + pos, all, "Nodes") else {
+        return Ok(false);
+    };
+    let cut = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
+    let Some((head, nmis)) = whole.split_at_mut_checked(cut(nmi - pos)) else {
+        return Ok(false);
+    };
+    let Some((head, mut rest)) = head.split_at_mut_checked(cut(link - pos)) else {
+        return Ok(false);
+    };
+    let Some((positions, records)) = head.split_at_mut_checked(cut(nodes - pos)) else {
+        return Ok(false);
+    };
+    let (Ok((positions, _)), Ok((records, _)), Ok((nmis, _))) = (
+        <[PositionRecord]>::mut_from_prefix_with_elems(positions, n),
+        <[NavigationGraphNodeRecord]>::mut_from_prefix_with_elems(records, n),
+        <[U16]>::mut_from_prefix_with_elems(nmis, n),
+    ) else {
+        return Ok(false);
+    };
+    // The running offset, in 2-byte units; every stored offset that differs from it, or that
+    // needs the upper bits, is gathered here, and sends the nodes to `ng_nodes`.
+    let mut units = 0u32;
+    let mut differs = 0u32;
+    for ((((node, &lo), pr), rr), mr) in g
+        .nodes
+        .iter()
+        .zip(&l.navigation_graph_link_offsets)
+        .zip(positions.iter_mut())
+        .zip(records.iter_mut())
+        .zip(nmis.iter_mut())
+    {
+        if node.segment_index >> 12 != 0
+            || node.kind >> 2 != 0
+            || node.reserved_flags >> 3 != 0
+            || node.inside_links.len() > 0xff
+        {
+            differs = 1;
+            break;
+        }
+        differs |= (lo ^ units) | lo >> 16;
+        *pr = position(&node.position);
+        *mr = U16::new(node.navmesh_index);
+        // Checked above: at most 255 links; the offset is the low 16 bits (upper bits 0, else
+        // `differs` sends the nodes to `ng_nodes`).
+        #[allow(clippy::cast_possible_truncation)]
+        let (inside_link_count, low) = (node.inside_links.len() as u8, lo as u16);
+        *rr = NavigationGraphNodeRecord {
+            link_data_offset: U16::new(low),
+            segment_and_upper: U16::new(node.segment_index),
+            inside_link_count,
+            flags: ng_flags(node),
+        };
+        // At most 255 · 4 + 12 bytes.
+        #[allow(clippy::cast_possible_truncation)]
+        let len = layout::ng_link_block_len(node) as usize;
+        let Some((block, tail)) = core::mem::take(&mut rest).split_at_mut_checked(len) else {
+            differs = 1;
+            break;
+        };
+        link_block(Fill { rest: block }, node);
+        rest = tail;
+        units = units.saturating_add(half(len));
+    }
+    one_pass_done(o, differs, p + link, units)
+}
+
+/// A block's size in 2-byte units. A link block is at most 255 · 4 + 12 bytes, a padded mesh
+/// record 48: the cast keeps every bit.
+#[inline(always)]
+#[allow(clippy::cast_possible_truncation)]
+fn half(len: usize) -> u32 {
+    (len / 2) as u32
+}
+
+/// The end of a one-pass writer: `Ok(true)` when every stored offset matched the running one
+/// (`differs` is 0), else the `units` 2-byte units of blocks put from `at` on are zeroed again
+/// and `Ok(false)` sends the list to the record-by-record writer.
+fn one_pass_done(o: &mut Out<'_>, differs: u32, at: u64, units: u32) -> Result<bool> {
+    if differs == 0 {
+        return Ok(true);
+    }
+    let written = usize::try_from(2 * u64::from(units)).unwrap_or(usize::MAX);
+    o.slot(at, written, "blocks put in one pass")?.fill(0);
+    Ok(false)
+}
+
+/// The nodes' positions, NavmeshIndices, records and link blocks, each at the offset the layout
+/// gives it: any layout.
+fn ng_nodes(o: &mut Out<'_>, p: u64, g: &NavigationGraph, l: &DataChunkLayout) -> Result<()> {
+    let [pos, nodes, _, link, _, nmi] = l.navigation_graph_offsets;
     let n = g.nodes.len();
     for (r, node) in o
         .records::<PositionRecord>(p + u64::from(pos), n, "Positions")?
@@ -64,11 +207,6 @@ pub(super) fn navigation_graph(
         {
             return Err(ng_node_refusal(i, n, lo));
         }
-        let flags = u8::from(n.crossing_segment_link.is_some())
-            | u8::from(n.crossing_data_chunk_link.is_some()) << 1
-            | u8::from(n.crossing_tile_link.is_some()) << 2
-            | n.kind << 3
-            | n.reserved_flags << 5;
         // 12 + 4 bits, both checked above: the packed word fits 16 bits.
         #[allow(clippy::cast_possible_truncation)]
         let segment_and_upper = n.segment_index | ((lo >> 16) as u16) << 12;
@@ -79,7 +217,7 @@ pub(super) fn navigation_graph(
             link_data_offset: U16::new((lo & 0xffff) as u16),
             segment_and_upper: U16::new(segment_and_upper),
             inside_link_count,
-            flags,
+            flags: ng_flags(n),
         };
     }
     for (i, (n, &lo)) in g
@@ -91,63 +229,59 @@ pub(super) fn navigation_graph(
         // `lo >> 16` was checked to fit 4 bits above.
         let at = p + u64::from(link) + u64::from(lo >> 16) * 16 + u64::from(lo & 0xffff) * 2;
         let len = usize::try_from(layout::ng_link_block_len(n)).unwrap_or(usize::MAX);
-        let mut b = Fill {
-            rest: o.slot(at, len, format_args!("Nodes[{i}] link block"))?,
-        };
-        // The usual counts of inside links each as one record of constant size.
-        let links = n.inside_links.as_slice();
-        match links.len() {
-            1 => inside_links::<1>(&mut b, links),
-            2 => inside_links::<2>(&mut b, links),
-            3 => inside_links::<3>(&mut b, links),
-            4 => inside_links::<4>(&mut b, links),
-            _ => {
-                for li in links {
-                    b.put(&inside_link(li));
-                }
-            }
-        }
-        if let Some(v) = n.crossing_segment_link {
-            b.put(&U16::new(v));
-        }
-        if let Some(c) = n.crossing_data_chunk_link {
-            b.put(&NavigationGraphCrossingDataChunkLinkRecord {
-                data_chunk_id: U16::new(c.data_chunk_id),
-                node_index: U16::new(c.node_index),
-            });
-        }
-        if let Some(c) = n.crossing_tile_link {
-            b.put(&NavigationGraphCrossingTileLinkRecord {
-                tile_id: U16::new(c.tile_id),
-                data_chunk_id: U16::new(c.data_chunk_id),
-                node_index: U16::new(c.node_index),
-            });
-        }
-        b.done();
-    }
-    let out =
-        o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
-    // Every edge is packed, and the bits out of range of any are gathered on the way: the edge
-    // at fault is looked for only when there is one.
-    let mut over = 0u16;
-    for (r, ed) in out.iter_mut().zip(&g.edges) {
-        over |= edge_bits_over(ed);
-        let segment_and_kind =
-            ed.segment_index | u16::from(ed.kind) << 12 | u16::from(ed.reserved) << 14;
-        *r = NavigationGraphEdgeRecord {
-            weight: U16::new(ed.weight),
-            segment_and_kind: U16::new(segment_and_kind),
-            node_indices: ed.node_indices,
-        };
-    }
-    if over != 0 {
-        return Err(edge_refusal(&g.edges));
-    }
-    let out = o.records::<U16>(p + u64::from(attr), g.attributes.len(), "Attributes")?;
-    for (r, a) in out.iter_mut().zip(&g.attributes) {
-        *r = U16::new(*a);
+        link_block(
+            Fill {
+                rest: o.slot(at, len, format_args!("Nodes[{i}] link block"))?,
+            },
+            n,
+        );
     }
     Ok(())
+}
+
+/// Node `n`'s flag byte: which crossing links it has, its Kind and the reserved bits.
+#[inline(always)]
+fn ng_flags(n: &NavigationGraphNode) -> u8 {
+    u8::from(n.crossing_segment_link.is_some())
+        | u8::from(n.crossing_data_chunk_link.is_some()) << 1
+        | u8::from(n.crossing_tile_link.is_some()) << 2
+        | n.kind << 3
+        | n.reserved_flags << 5
+}
+
+/// Node `n`'s link block into `b`, which is the block's exact size.
+#[inline(always)]
+fn link_block(mut b: Fill<'_>, n: &NavigationGraphNode) {
+    // The usual counts of inside links each as one record of constant size.
+    let links = n.inside_links.as_slice();
+    match links.len() {
+        1 => inside_links::<1>(&mut b, links),
+        2 => inside_links::<2>(&mut b, links),
+        3 => inside_links::<3>(&mut b, links),
+        4 => inside_links::<4>(&mut b, links),
+        _ => {
+            for li in links {
+                b.put(&inside_link(li));
+            }
+        }
+    }
+    if let Some(v) = n.crossing_segment_link {
+        b.put(&U16::new(v));
+    }
+    if let Some(c) = n.crossing_data_chunk_link {
+        b.put(&NavigationGraphCrossingDataChunkLinkRecord {
+            data_chunk_id: U16::new(c.data_chunk_id),
+            node_index: U16::new(c.node_index),
+        });
+    }
+    if let Some(c) = n.crossing_tile_link {
+        b.put(&NavigationGraphCrossingTileLinkRecord {
+            tile_id: U16::new(c.tile_id),
+            data_chunk_id: U16::new(c.data_chunk_id),
+            node_index: U16::new(c.node_index),
+        });
+    }
+    b.done();
 }
 
 fn inside_link(li: &NavigationGraphInsideLink) -> NavigationGraphInsideLinkRecord {
@@ -261,6 +395,107 @@ pub(super) fn navmesh_chunk(
     for (r, q) in out.iter_mut().zip(&c.positions) {
         *r = position(q);
     }
+    if !meshes_in_one_pass(o, p, c, l)? {
+        mesh_records(o, p, c, l)?;
+    }
+    Ok(())
+}
+
+/// The packed mesh words and the mesh records in one pass over the meshes, for the layout the
+/// game writes: the words before the records, and every record (padded to 16 bytes) right
+/// after the one before it, its offset the running sum of the padded sizes before it.
+///
+/// `Ok(false)` when the layout is another one, or a mesh does not fit its record: the records
+/// it put are then zeroed again, so that [`mesh_records`], which places every record by its own
+/// offset and names the first part out of range, starts from what it would have found.
+fn meshes_in_one_pass(
+    o: &mut Out<'_>,
+    p: u64,
+    c: &NavmeshChunk,
+    l: &DataChunkLayout,
+) -> Result<bool> {
+    let [_, meshes, data] = l.navmesh_offsets.map(u64::from);
+    let n = c.meshes.len();
+    if meshes + 4 * n as u64 > data || l.mesh_data_offsets.len() != n {
+        return Ok(false);
+    }
+    // The records end where the last one does (when the layout is the game's; when it is not,
+    // the pass stops at the first record out of place or out of this slice).
+    let end = match (c.meshes.last(), l.mesh_data_offsets.last()) {
+        (Some(m), Some(&off)) => 2 * u64::from(off) + layout::mesh_record_padded(m),
+        _ => 0,
+    };
+    let Ok(all) = usize::try_from(data + end - meshes) else {
+        return Ok(false);
+    };
+    let Ok(whole) = o.slot(p + meshes, all, "Meshes") else {
+        return Ok(false);
+    };
+    let cut = |at: u64| usize::try_from(at).unwrap_or(usize::MAX);
+    let Some((head, mut rest)) = whole.split_at_mut_checked(cut(data - meshes)) else {
+        return Ok(false);
+    };
+    let Ok((words, _)) = <[U32]>::mut_from_prefix_with_elems(head, n) else {
+        return Ok(false);
+    };
+    // As for the NavigationGraph link blocks: the running offset in 2-byte units, and every
+    // stored offset that differs from it gathered.
+    let mut units = 0u32;
+    let mut differs = 0u32;
+    for ((m, &off), w) in c
+        .meshes
+        .iter()
+        .zip(&l.mesh_data_offsets)
+        .zip(words.iter_mut())
+    {
+        let k = m.neighbors.len();
+        let nn = m.navigation_graph_nodes.len();
+        let fits = (3..=4).contains(&k)
+            && m.positions.len() == k
+            && (3..=4).contains(&nn)
+            && m.needs_crossing() == m.crossing.is_some()
+            && m.crossing
+                .as_ref()
+                .is_none_or(|x| x.data_chunk_ids.len() == k && x.tile_ids.len() == k)
+            && m.segment_index >> 12 == 0;
+        if !fits {
+            differs = 1;
+            break;
+        }
+        differs |= (off ^ units) | off >> 18;
+        *w = U32::new(
+            off | u32::from(k == 4) << 18
+                | u32::from(nn == 4) << 19
+                | u32::from(m.segment_index) << 20,
+        );
+        let len = crate::records::mesh_record_len(k, nn, m.crossing.is_some());
+        // At most 4 · 7 + 4 bytes, padded to 16.
+        #[allow(clippy::cast_possible_truncation)]
+        let padded = layout::a16(len as u64) as usize;
+        let Some((record, tail)) = core::mem::take(&mut rest).split_at_mut_checked(padded) else {
+            differs = 1;
+            break;
+        };
+        rest = tail;
+        let Some(slot) = record.get_mut(..len) else {
+            differs = 1;
+            break;
+        };
+        match (k, nn) {
+            (3, 3) => mesh_record::<3, 3>(slot, m),
+            (3, _) => mesh_record::<3, 4>(slot, m),
+            (_, 3) => mesh_record::<4, 3>(slot, m),
+            _ => mesh_record::<4, 4>(slot, m),
+        }
+        units = units.saturating_add(half(padded));
+    }
+    one_pass_done(o, differs, p + data, units)
+}
+
+/// The packed mesh words and the mesh records, each record at the offset the layout gives it:
+/// any layout.
+fn mesh_records(o: &mut Out<'_>, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) -> Result<()> {
+    let [_, meshes, data] = l.navmesh_offsets;
     // The packed mesh words first, all in one slice; then each mesh record, filled in place.
     let words = o.records::<U32>(p + u64::from(meshes), c.meshes.len(), "Meshes")?;
     for (i, ((r, m), &off)) in words
