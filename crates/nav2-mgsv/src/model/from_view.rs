@@ -24,27 +24,35 @@ impl Nav2File {
                 .iter()
                 .zip(ng.positions())
                 .zip(ng.navmesh_indices())
-                .map(|((n, p), mi)| {
+                .zip(ng.links())
+                .map(|(((n, p), mi), l)| {
                     link_step(&mut run.links, n);
-                    let (
-                        inside_links,
-                        crossing_segment_link,
-                        crossing_data_chunk_link,
-                        crossing_tile_link,
-                    ) = match ng.link_window::<LINK_WINDOW>(n) {
-                        Some(w) if n.inside_link_count <= 4 => ng_links_in_window(w, n),
-                        _ => ng_links(&ng.link_of(n)),
-                    };
                     NavigationGraphNode {
                         position: p.get(),
                         segment_index: n.segment_index(),
                         kind: n.kind(),
                         reserved_flags: n.flags >> 5,
                         navmesh_index: mi.get(),
-                        inside_links,
-                        crossing_segment_link,
-                        crossing_data_chunk_link,
-                        crossing_tile_link,
+                        inside_links: ShortVec::from_slice_map(l.inside_links(), |x| {
+                            NavigationGraphInsideLink {
+                                node_index: x.node_index.get(),
+                                edge_index: x.edge_index.get(),
+                            }
+                        }),
+                        crossing_segment_link: l.crossing_segment_link().map(|v| v.get()),
+                        crossing_data_chunk_link: l.crossing_data_chunk_link().map(|x| {
+                            NavigationGraphCrossingDataChunkLink {
+                                data_chunk_id: x.data_chunk_id.get(),
+                                node_index: x.node_index.get(),
+                            }
+                        }),
+                        crossing_tile_link: l.crossing_tile_link().map(|x| {
+                            NavigationGraphCrossingTileLink {
+                                tile_id: x.tile_id.get(),
+                                data_chunk_id: x.data_chunk_id.get(),
+                                node_index: x.node_index.get(),
+                            }
+                        }),
                     }
                 })
                 .collect();
@@ -469,77 +477,6 @@ pub(super) fn cti_offsets(h: &ConnectTileInfoHeader) -> [u16; 3] {
     [w[0], w[1], w[2]]
 }
 
-/// A NavigationGraph node's links: inside, crossing-segment, crossing-data-chunk and
-/// crossing-tile.
-type NodeLinks = (
-    ShortVec<NavigationGraphInsideLink, 4>,
-    Option<u16>,
-    Option<NavigationGraphCrossingDataChunkLink>,
-    Option<NavigationGraphCrossingTileLink>,
-);
-
-/// The most bytes a link block of up to 4 inside links takes: 4 · 4, then 2, 4 and 6.
-const LINK_WINDOW: usize = 28;
-
-/// The links of a block decoded part by part, as the view gives them.
-fn ng_links(l: &crate::view::NavigationGraphLinkBlock<'_>) -> NodeLinks {
-    (
-        ShortVec::from_slice_map(l.inside_links(), |x| NavigationGraphInsideLink {
-            node_index: x.node_index.get(),
-            edge_index: x.edge_index.get(),
-        }),
-        l.crossing_segment_link().map(|v| v.get()),
-        l.crossing_data_chunk_link()
-            .map(|x| NavigationGraphCrossingDataChunkLink {
-                data_chunk_id: x.data_chunk_id.get(),
-                node_index: x.node_index.get(),
-            }),
-        l.crossing_tile_link()
-            .map(|x| NavigationGraphCrossingTileLink {
-                tile_id: x.tile_id.get(),
-                data_chunk_id: x.data_chunk_id.get(),
-                node_index: x.node_index.get(),
-            }),
-    )
-}
-
-/// The links of a block of up to 4 inside links, from the window of link data that starts with
-/// it (`LINK_WINDOW` bytes: the block and what follows). Every part is read whether the node has
-/// it or not, each from where it would start, and kept only when the node's flags say so: no
-/// branch depends on the node, where decoding part by part branches on each count and flag.
-#[inline(always)]
-fn ng_links_in_window(w: &[u8; LINK_WINDOW], n: &NavigationGraphNodeRecord) -> NodeLinks {
-    let u16_at = |at: usize| {
-        w.get(at..)
-            .and_then(|b| b.first_chunk::<2>())
-            .map_or(0, |b| u16::from_le_bytes(*b))
-    };
-    let count = usize::from(n.inside_link_count);
-    let links = core::array::from_fn(|k| NavigationGraphInsideLink {
-        node_index: u16_at(4 * k),
-        edge_index: u16_at(4 * k + 2),
-    });
-    let mut at = 4 * count;
-    let segment = u16_at(at);
-    at += 2 * usize::from(n.has_crossing_segment_link());
-    let data_chunk = NavigationGraphCrossingDataChunkLink {
-        data_chunk_id: u16_at(at),
-        node_index: u16_at(at + 2),
-    };
-    at += 4 * usize::from(n.has_crossing_data_chunk_link());
-    let tile = NavigationGraphCrossingTileLink {
-        tile_id: u16_at(at),
-        data_chunk_id: u16_at(at + 2),
-        node_index: u16_at(at + 4),
-    };
-    (
-        ShortVec::from_array_prefix(links, count),
-        n.has_crossing_segment_link().then_some(segment),
-        n.has_crossing_data_chunk_link().then_some(data_chunk),
-        n.has_crossing_tile_link().then_some(tile),
-    )
-}
-
 /// A mesh record's per-side list. The view gives 3 or 4 items (one bit of the mesh descriptor
 /// chooses), so the list always fits.
 fn sides<S: Copy, T: Copy + Default>(items: &[S], f: impl Fn(S) -> T) -> Sides<T> {
@@ -552,98 +489,6 @@ mod tests {
     // Test code: a panic is a failed test.
     #![allow(clippy::unwrap_used)]
     use super::*;
-
-    /// A node's links read from the window of link data give what decoding the block part by
-    /// part gives, on every node of every real file that has a window, and on built files whose
-    /// nodes have every mix of inside links (1 to 4) and crossing links.
-    #[test]
-    fn links_from_the_window_are_the_links_of_the_block() {
-        let check = |bytes: &[u8], what: &str| -> (usize, usize) {
-            let Ok(view) = Nav2View::parse(bytes) else {
-                return (0, 0);
-            };
-            let (mut windows, mut nodes) = (0, 0);
-            for dc in view.data_chunks() {
-                let ng = dc.navigation_graph();
-                for (i, n) in ng.nodes().iter().enumerate() {
-                    nodes += 1;
-                    let parts = ng_links(&ng.link_of(n));
-                    if let Some(w) = ng.link_window::<LINK_WINDOW>(n) {
-                        if n.inside_link_count <= 4 {
-                            windows += 1;
-                            assert_eq!(ng_links_in_window(w, n), parts, "{what}: node {i}");
-                        }
-                    }
-                }
-            }
-            (windows, nodes)
-        };
-        let (mut windows, mut nodes) = (0, 0);
-        for (_, path) in nav_core::testing::real_files("mgsv") {
-            let (w, n) = check(&std::fs::read(&path).unwrap(), &path.display().to_string());
-            windows += w;
-            nodes += n;
-        }
-        // Built: a 4 × 4 grid's nodes given every count of inside links and every mix of
-        // crossing links, one after the other.
-        let mut vertices = Vec::new();
-        let mut triangles = Vec::new();
-        for z in 0..5u32 {
-            for x in 0..5u32 {
-                vertices.push([x as f32 * 10.0, 0.0, z as f32 * 10.0]);
-            }
-        }
-        for z in 0..4u32 {
-            for x in 0..4u32 {
-                let a = z * 5 + x;
-                triangles.push([a, a + 5, a + 1]);
-                triangles.push([a + 1, a + 5, a + 6]);
-            }
-        }
-        let mut m = crate::build::build(&nav_core::geometry::TriangleMesh {
-            vertices,
-            triangles,
-        })
-        .unwrap();
-        let mut k = 0usize;
-        for dc in &mut m.data_chunks {
-            for node in &mut dc.navigation_graph.nodes {
-                let count = 1 + k % 4;
-                node.inside_links = (0..count)
-                    .map(|j| NavigationGraphInsideLink {
-                        node_index: u16::try_from(k + j).unwrap(),
-                        edge_index: u16::try_from(0x100 + k + j).unwrap(),
-                    })
-                    .collect::<Vec<_>>()
-                    .into();
-                let tag = u16::try_from(k).unwrap();
-                node.crossing_segment_link = (k & 1 != 0).then_some(0x7000 + tag);
-                node.crossing_data_chunk_link =
-                    (k & 2 != 0).then_some(NavigationGraphCrossingDataChunkLink {
-                        data_chunk_id: 0x11,
-                        node_index: 0x2200 + tag,
-                    });
-                node.crossing_tile_link = (k & 4 != 0).then_some(NavigationGraphCrossingTileLink {
-                    tile_id: 0x33,
-                    data_chunk_id: 0x44,
-                    node_index: 0x5500 + tag,
-                });
-                k += 1;
-            }
-        }
-        m.relayout();
-        let built = m.write().unwrap();
-        let (w, n) = check(&built, "built grid");
-        assert!(n >= 32 && w > n / 2, "{w} windows of {n} nodes");
-        eprintln!("links from the window: {windows} of {nodes} nodes of the real files");
-        if nav_core::testing::corpus_dir("mgsv").is_some() {
-            // Every real node has up to 4 inside links and 28 bytes of link data from its
-            // block on (the data runs on to the edges): the window is the rule there, and
-            // part-by-part decoding is for longer blocks (`max_counts_fit_and_one_more_does_not`
-            // round-trips 255 links) and data cut short.
-            assert!(windows > 0, "{windows} of {nodes}");
-        }
-    }
 
     /// `is_game_layout` says what comparing the computed layout with a full copy of the stored
     /// one says: on every real file (the game's layout and Obj2Nav2's), on copies with one byte

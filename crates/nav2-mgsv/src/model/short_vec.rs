@@ -104,15 +104,6 @@ impl<T: Default, const N: usize> ShortVec<T, N> {
     }
 }
 
-impl<T, const N: usize> ShortVec<T, N> {
-    /// The first `len` items of `buf` (all of them when `len` is more), kept inside the record.
-    /// The items past `len` stay in the record's unused slots, where nothing reads them.
-    #[inline]
-    pub(crate) fn from_array_prefix(buf: [T; N], len: usize) -> Self {
-        ShortVec(SmallVec::from_buf_and_len(buf, len.min(N)))
-    }
-}
-
 impl<T: Copy + Default> ShortVec<T, 4> {
     /// The items of a slice, each mapped by `f`. Lists of up to 4 (every list of the known
     /// files) are built directly inside the record.

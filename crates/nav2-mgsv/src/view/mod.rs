@@ -181,20 +181,6 @@ impl<'a> NavigationGraphView<'a> {
         let n = self.nodes.get(i)?;
         Some(NavigationGraphLinkBlock::decode(self.link_data, n))
     }
-    /// The link block `node` (one of this graph's records) locates.
-    pub(crate) fn link_of(&self, node: &NavigationGraphNodeRecord) -> NavigationGraphLinkBlock<'a> {
-        NavigationGraphLinkBlock::decode(self.link_data, node)
-    }
-    /// The `N` bytes of the link data from `node`'s link block on, when there are that many:
-    /// the block, and whatever follows it.
-    pub(crate) fn link_window<const N: usize>(
-        &self,
-        node: &NavigationGraphNodeRecord,
-    ) -> Option<&'a [u8; N]> {
-        self.link_data
-            .get(node.link_block_offset()..)?
-            .first_chunk::<N>()
-    }
     /// Edges.
     pub fn edges(&self) -> &'a [NavigationGraphEdgeRecord] {
         self.edges
