@@ -115,11 +115,7 @@ fn ng_nodes_in_one_pass(
         .zip(records.iter_mut())
         .zip(nmis.iter_mut())
     {
-        if node.segment_index >> 12 != 0
-            || node.kind >> 2 != 0
-            || node.reserved_flags >> 3 != 0
-            || node.inside_links.len() > 0xff
-        {
+        if !ng_node_fits(node) {
             differs = 1;
             break;
         }
@@ -199,12 +195,7 @@ fn ng_nodes(o: &mut Out<'_>, p: u64, g: &NavigationGraph, l: &DataChunkLayout) -
     {
         // Every part in range is the rule; the refusal, naming the first part that is not, is
         // built only when one is out.
-        if n.segment_index >> 12 != 0
-            || lo >> 20 != 0
-            || n.kind >> 2 != 0
-            || n.reserved_flags >> 3 != 0
-            || n.inside_links.len() > 0xff
-        {
+        if !ng_node_fits(n) || lo >> 20 != 0 {
             return Err(ng_node_refusal(i, n, lo));
         }
         // 12 + 4 bits, both checked above: the packed word fits 16 bits.
@@ -297,6 +288,16 @@ fn inside_links<const N: usize>(b: &mut Fill<'_>, links: &[NavigationGraphInside
     if let Ok(links) = <&[NavigationGraphInsideLink; N]>::try_from(links) {
         b.put(&links.map(|li| inside_link(&li)));
     }
+}
+
+/// Whether node `n`'s SegmentIndex, Kind, flag bits and count of inside links fit its record
+/// (the offset of its link block is the caller's).
+#[inline(always)]
+fn ng_node_fits(n: &NavigationGraphNode) -> bool {
+    n.segment_index >> 12 == 0
+        && n.kind >> 2 == 0
+        && n.reserved_flags >> 3 == 0
+        && n.inside_links.len() <= 0xff
 }
 
 /// Why NavigationGraph node `i` does not fit its record: the first part out of range.
@@ -450,15 +451,7 @@ fn meshes_in_one_pass(
     {
         let k = m.neighbors.len();
         let nn = m.navigation_graph_nodes.len();
-        let fits = (3..=4).contains(&k)
-            && m.positions.len() == k
-            && (3..=4).contains(&nn)
-            && m.needs_crossing() == m.crossing.is_some()
-            && m.crossing
-                .as_ref()
-                .is_none_or(|x| x.data_chunk_ids.len() == k && x.tile_ids.len() == k)
-            && m.segment_index >> 12 == 0;
-        if !fits {
+        if !mesh_shape_fits(m, k, nn) || m.segment_index >> 12 != 0 {
             differs = 1;
             break;
         }
@@ -492,6 +485,57 @@ fn meshes_in_one_pass(
     one_pass_done(o, differs, p + data, units)
 }
 
+/// Whether mesh `m` (`k` neighbours, `nn` NavigationGraph nodes) has the shape of a record: 3 or
+/// 4 sides, a position per side, 3 or 4 nodes, and the crossing lists, one entry per side,
+/// exactly when some neighbour's Type is not 0.
+#[inline(always)]
+fn mesh_shape_fits(m: &Mesh, k: usize, nn: usize) -> bool {
+    (3..=4).contains(&k)
+        && m.positions.len() == k
+        && (3..=4).contains(&nn)
+        && m.needs_crossing() == m.crossing.is_some()
+        && m.crossing
+            .as_ref()
+            .is_none_or(|x| x.data_chunk_ids.len() == k && x.tile_ids.len() == k)
+}
+
+/// Why mesh `i` does not have the shape of a record ([`mesh_shape_fits`]): the first fault.
+#[cold]
+fn mesh_shape_refusal(i: usize, m: &Mesh) -> Error {
+    let k = m.neighbors.len();
+    let nn = m.navigation_graph_nodes.len();
+    if !(3..=4).contains(&k) || m.positions.len() != k {
+        return shape(
+            format_args!("Meshes[{i}]"),
+            format!(
+                "{k} neighbours and {} positions: a mesh has 3 or 4 sides, one of each per side",
+                m.positions.len()
+            ),
+        );
+    }
+    if !(3..=4).contains(&nn) {
+        return shape(
+            format_args!("Meshes[{i}]"),
+            format!("{nn} NavigationGraph nodes: a mesh has 3 or 4"),
+        );
+    }
+    if m.needs_crossing() != m.crossing.is_some() {
+        return shape(
+            format_args!("Meshes[{i}] crossing"),
+            "present exactly when some neighbour's Type is not 0",
+        );
+    }
+    if let Some(x) = &m.crossing {
+        if x.data_chunk_ids.len() != k || x.tile_ids.len() != k {
+            return shape(
+                format_args!("Meshes[{i}] crossing"),
+                "NeighborDataChunkIds and NeighborTileIds need one entry per side",
+            );
+        }
+    }
+    shape(format_args!("Meshes[{i}]"), "does not fit its record")
+}
+
 /// The packed mesh words and the mesh records, each record at the offset the layout gives it:
 /// any layout.
 fn mesh_records(o: &mut Out<'_>, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) -> Result<()> {
@@ -506,34 +550,8 @@ fn mesh_records(o: &mut Out<'_>, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) 
     {
         let k = m.neighbors.len();
         let nn = m.navigation_graph_nodes.len();
-        if !(3..=4).contains(&k) || m.positions.len() != k {
-            return Err(shape(
-                format_args!("Meshes[{i}]"),
-                format!(
-                    "{k} neighbours and {} positions: a mesh has 3 or 4 sides, one of each per side",
-                    m.positions.len()
-                ),
-            ));
-        }
-        if !(3..=4).contains(&nn) {
-            return Err(shape(
-                format_args!("Meshes[{i}]"),
-                format!("{nn} NavigationGraph nodes: a mesh has 3 or 4"),
-            ));
-        }
-        if m.needs_crossing() != m.crossing.is_some() {
-            return Err(shape(
-                format_args!("Meshes[{i}] crossing"),
-                "present exactly when some neighbour's Type is not 0",
-            ));
-        }
-        if let Some(x) = &m.crossing {
-            if x.data_chunk_ids.len() != k || x.tile_ids.len() != k {
-                return Err(shape(
-                    format_args!("Meshes[{i}] crossing"),
-                    "NeighborDataChunkIds and NeighborTileIds need one entry per side",
-                ));
-            }
+        if !mesh_shape_fits(m, k, nn) {
+            return Err(mesh_shape_refusal(i, m));
         }
         let off = bits(u64::from(off), 18, format_args!("Meshes[{i}] DataOffset"))?;
         let seg = bits(
