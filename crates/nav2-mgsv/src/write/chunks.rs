@@ -456,11 +456,7 @@ fn meshes_in_one_pass(
             break;
         }
         differs |= (off ^ units) | off >> 18;
-        *w = U32::new(
-            off | u32::from(k == 4) << 18
-                | u32::from(nn == 4) << 19
-                | u32::from(m.segment_index) << 20,
-        );
+        *w = mesh_word(off, k, nn, u32::from(m.segment_index));
         let len = crate::records::mesh_record_len(k, nn, m.crossing.is_some());
         // At most 4 · 7 + 4 bytes, padded to 16.
         #[allow(clippy::cast_possible_truncation)]
@@ -474,12 +470,7 @@ fn meshes_in_one_pass(
             differs = 1;
             break;
         };
-        match (k, nn) {
-            (3, 3) => mesh_record::<3, 3>(slot, m),
-            (3, _) => mesh_record::<3, 4>(slot, m),
-            (_, 3) => mesh_record::<4, 3>(slot, m),
-            _ => mesh_record::<4, 4>(slot, m),
-        }
+        mesh_record_by_case(slot, m, k, nn);
         units = units.saturating_add(half(padded));
     }
     one_pass_done(o, differs, p + data, units)
@@ -559,7 +550,7 @@ fn mesh_records(o: &mut Out<'_>, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) 
             12,
             format_args!("Meshes[{i}] SegmentIndex"),
         )?;
-        *r = U32::new(off | u32::from(k == 4) << 18 | u32::from(nn == 4) << 19 | seg << 20);
+        *r = mesh_word(off, k, nn, seg);
     }
     for (i, (m, &off)) in c.meshes.iter().zip(&l.mesh_data_offsets).enumerate() {
         // Sides, nodes and crossing lists were checked above, so this is the record's size.
@@ -571,15 +562,28 @@ fn mesh_records(o: &mut Out<'_>, p: u64, c: &NavmeshChunk, l: &DataChunkLayout) 
             len,
             format_args!("Meshes[{i}] record"),
         )?;
-        // One writer per case of sides and nodes, its sizes constants.
-        match (k, nn) {
-            (3, 3) => mesh_record::<3, 3>(slot, m),
-            (3, _) => mesh_record::<3, 4>(slot, m),
-            (_, 3) => mesh_record::<4, 3>(slot, m),
-            _ => mesh_record::<4, 4>(slot, m),
-        }
+        mesh_record_by_case(slot, m, k, nn);
     }
     Ok(())
+}
+
+/// A mesh's packed word: DataOffset (18 bits), Use4NeighborInfos, Use4NavigationGraphNodes and
+/// SegmentIndex (12 bits), the offset and index already checked to fit.
+#[inline(always)]
+fn mesh_word(off: u32, k: usize, nn: usize, segment_index: u32) -> U32 {
+    U32::new(off | u32::from(k == 4) << 18 | u32::from(nn == 4) << 19 | segment_index << 20)
+}
+
+/// Mesh `m`'s record into `slot` (its exact size), by the writer for its case of `k` sides and
+/// `nn` nodes (3 or 4 each, checked), whose sizes are constants.
+#[inline(always)]
+fn mesh_record_by_case(slot: &mut [u8], m: &Mesh, k: usize, nn: usize) {
+    match (k, nn) {
+        (3, 3) => mesh_record::<3, 3>(slot, m),
+        (3, _) => mesh_record::<3, 4>(slot, m),
+        (_, 3) => mesh_record::<4, 3>(slot, m),
+        _ => mesh_record::<4, 4>(slot, m),
+    }
 }
 
 /// One mesh record of `K` sides and `NN` NavigationGraph nodes (and the crossing part when the
