@@ -553,8 +553,11 @@ mod tests {
                                 offsets[i] = o;
                                 let mut m = Nav2File::from_view(&v);
                                 m.stored = Some(Box::new(changed.clone()));
-                                if let Ok(b) = crate::write::place(&m, m.stored.as_deref().unwrap())
-                                {
+                                if let Ok(b) = crate::write::place(
+                                    &m,
+                                    m.stored.as_deref().unwrap(),
+                                    crate::model::layout::RecordOffsets::Listed,
+                                ) {
                                     // The writer put every record where the changed layout
                                     // says, and nothing else: a record's block left at the
                                     // place the game's layout gives it would show as residue.

@@ -33,29 +33,61 @@ where
     narrow::<T, u64>(FORMAT, field, value)
 }
 
-/// Each item's offset in 2-byte units, the running sum of the sizes before it (in one pass, so
-/// that the list is collected rather than pushed to), and the sum of all sizes. An offset past
-/// `u32` is kept as `u32::MAX`, which every field's range check refuses.
-fn running_units<T>(items: &[T], size: impl Fn(&T) -> u64) -> (Vec<u32>, u64) {
+/// Where the writer takes the offset of each NavigationGraph link block and each mesh record
+/// from: the two lists a layout holds for them, or the running sum of the sizes before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RecordOffsets {
+    /// From `navigation_graph_link_offsets` and `mesh_data_offsets`: a stored layout, or the one
+    /// [`compute`] gives.
+    Listed,
+    /// From the running sums, the way the game lays the records out: the layout leaves both lists
+    /// empty ([`compute_running`]), and the writer, which walks the records in order anyway,
+    /// adds the sizes up as it goes.
+    Running,
+}
+
+/// Each item's offset in 2-byte units (kept only for [`RecordOffsets::Listed`]), the running sum
+/// of the sizes before it (in one pass, so that the list is collected rather than pushed to), the
+/// sum of all sizes, and the last item's offset in units. An offset past `u32` is kept as
+/// `u32::MAX`, which every field's range check refuses.
+fn running_units<T>(
+    items: &[T],
+    size: impl Fn(&T) -> u64,
+    offsets: RecordOffsets,
+) -> (Vec<u32>, u64, u64) {
     let mut run = 0u64;
+    let mut last = 0u64;
+    if offsets == RecordOffsets::Running {
+        for item in items {
+            last = run;
+            run += size(item);
+        }
+        return (Vec::new(), run, last / 2);
+    }
     let units = items
         .iter()
         .map(|item| {
-            let units = run / 2;
+            last = run;
             run += size(item);
-            u32::try_from(units).unwrap_or(u32::MAX)
+            u32::try_from(last / 2).unwrap_or(u32::MAX)
         })
         .collect();
-    (units, run)
+    (units, run, last / 2)
 }
 
-/// The index of the first of `offsets` (which only grow) above `max`: `None` when the last is
-/// not.
-fn first_over(offsets: &[u32], max: u32) -> Option<usize> {
-    match offsets.last() {
-        Some(&last) if last > max => Some(offsets.partition_point(|&o| o <= max)),
-        _ => None,
+/// The index of the first item whose offset is above `max`, when the last one's (`last`) is:
+/// the first of `offsets` (which only grow) above it, or the last of `n` items when the list
+/// was not kept ([`RecordOffsets::Running`], whose refusal the writer never shows: it lays the
+/// model out again with the lists).
+fn first_over(offsets: &[u32], n: usize, last: u64, max: u32) -> Option<(usize, u64)> {
+    if last <= u64::from(max) {
+        return None;
     }
+    if offsets.is_empty() {
+        return Some((n.saturating_sub(1), last));
+    }
+    let i = offsets.partition_point(|&o| o <= max);
+    Some((i, offsets.get(i).map_or(last, |&o| u64::from(o))))
 }
 
 /// The size in bytes of a NavigationGraph node's link block.
@@ -255,18 +287,21 @@ pub(crate) fn cti_sections(groups: u64, infos: u64, nodes: u64) -> ([u64; 3], u6
 }
 
 /// Payload layout and chunk size (header included) of each chunk kind.
-fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64> {
+fn navigation_graph(
+    ng: &NavigationGraph,
+    d: &mut DataChunkLayout,
+    record_offsets: RecordOffsets,
+) -> Result<u64> {
     // The sums only grow, so the range is checked once, on the last offset; the refusal names
     // the first node out.
-    let (offsets, run) = running_units(&ng.nodes, ng_link_block_len);
-    d.navigation_graph_link_offsets = offsets;
-    if let Some(i) = first_over(&d.navigation_graph_link_offsets, 0xffff) {
-        let units = d.navigation_graph_link_offsets.get(i).copied().unwrap_or(0);
+    let (offsets, run, last) = running_units(&ng.nodes, ng_link_block_len, record_offsets);
+    if let Some((i, units)) = first_over(&offsets, ng.nodes.len(), last, 0xffff) {
         fits::<u16>(
             format_args!("NavigationGraph Nodes[{i}] LinkDataOffset"),
-            u64::from(units),
+            units,
         )?;
     }
+    d.navigation_graph_link_offsets = offsets;
     let (offsets, size) = ng_sections(
         n64(ng.nodes.len()),
         run,
@@ -287,12 +322,15 @@ fn navigation_graph(ng: &NavigationGraph, d: &mut DataChunkLayout) -> Result<u64
     Ok(size)
 }
 
-fn navmesh_chunk(nm: &NavmeshChunk, d: &mut DataChunkLayout) -> Result<u64> {
+fn navmesh_chunk(
+    nm: &NavmeshChunk,
+    d: &mut DataChunkLayout,
+    record_offsets: RecordOffsets,
+) -> Result<u64> {
     // As for the NavigationGraph link offsets: running sums, checked once.
-    let (offsets, run) = running_units(&nm.meshes, mesh_record_padded);
+    let (offsets, run, last) = running_units(&nm.meshes, mesh_record_padded, record_offsets);
     d.mesh_data_offsets = offsets;
-    if let Some(i) = first_over(&d.mesh_data_offsets, 0x3ffff) {
-        let units = d.mesh_data_offsets.get(i).copied().unwrap_or(0);
+    if let Some((i, units)) = first_over(&d.mesh_data_offsets, nm.meshes.len(), last, 0x3ffff) {
         return Err(Error::unrepresentable(
             FORMAT,
             format_args!("NavmeshChunk Meshes[{i}] DataOffset"),
@@ -468,6 +506,17 @@ fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> {
 
 /// The layout the writer gives `model` when it has no stored layout.
 pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
+    compute_with(model, RecordOffsets::Listed)
+}
+
+/// The same layout without its two per-record offset lists (NavigationGraph link blocks, mesh
+/// records), which the writer adds up as it goes ([`RecordOffsets::Running`]); `None` where
+/// [`compute`] refuses the model, whose refusal the writer then gives.
+pub(crate) fn compute_running(model: &Nav2File) -> Option<StoredLayout> {
+    compute_with(model, RecordOffsets::Running).ok()
+}
+
+fn compute_with(model: &Nav2File, record_offsets: RecordOffsets) -> Result<StoredLayout> {
     let n = n64(model.data_chunks.len());
     let (descs_size, chunks_offset) = head(n);
     let mut layout = StoredLayout {
@@ -490,8 +539,8 @@ pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
             .enumerate()
         {
             let size = match kind {
-                0 => navigation_graph(&dc.navigation_graph, d),
-                1 => navmesh_chunk(&dc.navmesh_chunk, d),
+                0 => navigation_graph(&dc.navigation_graph, d, record_offsets),
+                1 => navmesh_chunk(&dc.navmesh_chunk, d, record_offsets),
                 2 => segment_chunk(&dc.segment_chunk, d),
                 _ => segment_graph(&dc.segment_graph, d),
             }

@@ -3,9 +3,15 @@
 //! Two phases: first the layout (the stored one of a parsed file, or the game's layout that
 //! [`crate::model::layout::compute`] derives from the model), then every record is placed at the
 //! offset that layout gives it, in one buffer of the file's length: whole zerocopy records for the
-//! arrays (`chunks.rs` for the four chunk kinds, `sections.rs` for the IslandGraphs, the
-//! SearchSpace and the ConnectTileInfo), one reused scratch buffer for link blocks and mesh
-//! records. Bit fields and counts are narrowed with an error naming the field, never wrapped.
+//! arrays (`chunks.rs` and `navmesh.rs` for the four chunk kinds, `sections.rs` for the
+//! IslandGraphs, the SearchSpace and the ConnectTileInfo), one reused scratch buffer for link
+//! blocks and mesh records. Bit fields and counts are narrowed with an error naming the field, never wrapped.
+//!
+//! The game's layout is computed without its two per-record offset lists (one per
+//! NavigationGraph node, one per mesh): the writer places those link blocks and mesh records one
+//! after the other and adds their sizes up as it goes. Only a model that does not fit is laid out
+//! again with every offset listed, by the record-by-record writer, which names the first field
+//! out of range.
 //!
 //! A stored layout (a file not laid out the way the game does, such as Obj2Nav2 output) is taken
 //! at its word only while it describes the model: the writer parses what it placed and keeps it
@@ -22,14 +28,16 @@ use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned
 use nav_core::{Error, Result};
 
 use crate::FORMAT;
-use crate::model::layout;
+use crate::model::layout::{self, RecordOffsets};
 use crate::model::*;
 use crate::records::*;
 use crate::view::Nav2View;
-use chunks::{navigation_graph, navmesh_chunk, segment_chunk, segment_graph};
+use chunks::{navigation_graph, segment_chunk, segment_graph};
+use navmesh::navmesh_chunk;
 use sections::{connect_tile_info, island_graph, search_space};
 
 mod chunks;
+mod navmesh;
 mod sections;
 
 /// Serialises a model: [`Nav2File::write`] (the crate's entry points are [`crate::read`],
@@ -76,7 +84,15 @@ fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
     if let Some(out) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
         return Ok(out);
     }
-    place(model, &layout::compute(model)?)
+    // The game's layout, with the link blocks and mesh records placed at the running sums; a
+    // model that does not fit is laid out again with every offset listed, which finds and names
+    // the first field out of range.
+    if let Some(l) = layout::compute_running(model)
+        && let Ok(out) = place(model, &l, RecordOffsets::Running)
+    {
+        return Ok(out);
+    }
+    place(model, &layout::compute(model)?, RecordOffsets::Listed)
 }
 
 /// Streams the bytes [`Nav2File::write`] gives to `out`: [`Nav2File::write_to`] and
@@ -96,13 +112,22 @@ pub fn stream(model: &Nav2File, out: &mut dyn std::io::Write) -> std::io::Result
     if let Some(bytes) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
         return out.write_all(&bytes);
     }
-    let l = layout::compute(model).map_err(refusal)?;
-    let mut dry = Out::window(&l, Sink::Discard);
-    place_into(model, &l, &mut dry)
-        .and_then(|()| dry.finish())
-        .map_err(refusal)?;
+    // As `write`: the running offsets first, and every offset listed when the model does not
+    // fit them, to name the field at fault.
+    let dry_run = |l: &StoredLayout, r: RecordOffsets| {
+        let mut dry = Out::window(l, Sink::Discard);
+        place_into(model, l, r, &mut dry).and_then(|()| dry.finish())
+    };
+    let (l, r) = match layout::compute_running(model) {
+        Some(l) if dry_run(&l, RecordOffsets::Running).is_ok() => (l, RecordOffsets::Running),
+        _ => {
+            let l = layout::compute(model).map_err(refusal)?;
+            dry_run(&l, RecordOffsets::Listed).map_err(refusal)?;
+            (l, RecordOffsets::Listed)
+        }
+    };
     let mut o = Out::window(&l, Sink::Stream(out));
-    match place_into(model, &l, &mut o).and_then(|()| o.finish()) {
+    match place_into(model, &l, r, &mut o).and_then(|()| o.finish()) {
         Ok(()) => Ok(()),
         Err(e) => Err(o.io_error.take().unwrap_or_else(|| refusal(e))),
     }
@@ -113,7 +138,7 @@ pub fn stream(model: &Nav2File, out: &mut dyn std::io::Write) -> std::io::Result
 /// model was edited past what the stored offsets can hold (or the layout is the game's own, which
 /// a file does not keep), so that the writer lays the model out the game's way instead.
 pub(crate) fn stored_bytes(model: &Nav2File, stored: &StoredLayout) -> Option<Vec<u8>> {
-    let out = place(model, stored).ok()?;
+    let out = place(model, stored, RecordOffsets::Listed).ok()?;
     let view = Nav2View::parse(&out).ok()?;
     (Nav2File::from_view(&view) == *model).then_some(out)
 }
@@ -349,6 +374,7 @@ fn past_the_file(field: impl fmt::Display, len: usize, at: u64, total: u64) -> E
     )
 }
 
+#[inline]
 fn position(p: &Position) -> PositionRecord {
     PositionRecord {
         xyz: p.map(U16::new),
@@ -373,14 +399,15 @@ fn words(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Puts every record of `m` where `l` says, in one buffer of the file's length.
-pub(crate) fn place(m: &Nav2File, l: &StoredLayout) -> Result<Vec<u8>> {
+/// Puts every record of `m` where `l` says (the link blocks and mesh records where `r` says), in
+/// one buffer of the file's length.
+pub(crate) fn place(m: &Nav2File, l: &StoredLayout, r: RecordOffsets) -> Result<Vec<u8>> {
     let length = l.length as usize;
     if length > MAX_FILE_LEN {
         return Err(too_long(length));
     }
     let mut o = Out::buffer(length);
-    place_into(m, l, &mut o)?;
+    place_into(m, l, r, &mut o)?;
     Ok(o.buf)
 }
 
@@ -394,7 +421,7 @@ fn too_long(length: usize) -> Error {
 
 /// Puts every record of `m` where `l` says into `o`, section by section in file order (which
 /// the game's layout follows; a stored layout is only ever placed into one whole buffer).
-fn place_into(m: &Nav2File, l: &StoredLayout, o: &mut Out<'_>) -> Result<()> {
+fn place_into(m: &Nav2File, l: &StoredLayout, r: RecordOffsets, o: &mut Out<'_>) -> Result<()> {
     let length = l.length as usize;
     if length > MAX_FILE_LEN {
         return Err(too_long(length));
@@ -470,13 +497,13 @@ fn place_into(m: &Nav2File, l: &StoredLayout, o: &mut Out<'_>) -> Result<()> {
             };
             o.put(at, &head, ctx)?;
             let p = at + u64::from(c.data_offset);
-            let r = match kind {
-                0 => navigation_graph(o, p, &dc.navigation_graph, dl),
-                1 => navmesh_chunk(o, p, &dc.navmesh_chunk, dl),
+            let placed = match kind {
+                0 => navigation_graph(o, p, &dc.navigation_graph, dl, r),
+                1 => navmesh_chunk(o, p, &dc.navmesh_chunk, dl, r),
                 2 => segment_chunk(o, p, &dc.segment_chunk, dl),
                 _ => segment_graph(o, p, &dc.segment_graph, dl),
             };
-            r.map_err(|e| e.within(format_args!("data_chunks[{i}] chunk type {ty}")))?;
+            placed.map_err(|e| e.within(format_args!("data_chunks[{i}] chunk type {ty}")))?;
             at += u64::from(c.next_chunk_offset);
         }
     }
@@ -508,3 +535,6 @@ fn place_into(m: &Nav2File, l: &StoredLayout, o: &mut Out<'_>) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+//! The writer's two ways of placing link blocks and mesh records, compared.
+
+// Test code: a panic is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+
+/// The bytes, or the refusal, of `m` placed with every offset listed, as the writer gave them
+/// before it used the running sums.
+fn listed(m: &Nav2File) -> Result<Vec<u8>> {
+    place(m, &layout::compute(m)?, RecordOffsets::Listed)
+}
+
+/// What `write` and `stream` give `m`: the same bytes as `listed`, or the same refusal. Where
+/// `listed` places the model, the running offsets place it too, without falling back.
+fn same_as_listed(m: &Nav2File, what: &str) -> bool {
+    let want = listed(m).map_err(|e| e.to_string());
+    if let Ok(bytes) = &want {
+        let l = layout::compute_running(m).unwrap();
+        let running = place(m, &l, RecordOffsets::Running).unwrap();
+        let first_diff = running.iter().zip(bytes).position(|(a, b)| a != b);
+        assert!(
+            running == *bytes,
+            "{what}: running offsets: {} bytes against {}, first difference at {first_diff:?}",
+            running.len(),
+            bytes.len()
+        );
+    }
+    let got = m.write().map_err(|e| e.to_string());
+    assert_eq!(got, want, "{what}: write");
+    let mut streamed = Vec::new();
+    let s = stream(m, &mut streamed).map(|()| streamed);
+    assert_eq!(s.map_err(|e| e.to_string()), want, "{what}: stream");
+    want.is_ok()
+}
+
+/// The running offsets place every real file laid out again exactly as the listed ones do,
+/// from a layout that differs from `compute`'s only by the two lists it leaves out; so do
+/// the files with their link blocks reshaped (links dropped, crossing links added), so that
+/// no offset is the file's own. A model that does not fit (a part out of its bits, link
+/// blocks past 2^16 units) is refused in the same words as before.
+#[test]
+fn running_offsets_place_what_listed_offsets_place() {
+    let mut files = 0;
+    for (_, path) in nav_core::testing::real_files("mgsv") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(view) = Nav2View::parse(&bytes) else {
+            continue;
+        };
+        let what = path.display().to_string();
+        let mut m = Nav2File::from_view(&view);
+        m.relayout();
+        let mut full = layout::compute(&m).unwrap();
+        let running = layout::compute_running(&m).unwrap();
+        for d in &mut full.data_chunks {
+            d.navigation_graph_link_offsets.clear();
+            d.mesh_data_offsets.clear();
+        }
+        assert_eq!(running, full, "{what}: the layout without its two lists");
+        assert!(same_as_listed(&m, &what));
+
+        for dc in &mut m.data_chunks {
+            for (i, n) in dc.navigation_graph.nodes.iter_mut().enumerate() {
+                if i % 3 == 0 {
+                    n.inside_links.pop();
+                }
+                if i % 5 == 0 {
+                    n.crossing_segment_link = Some(7);
+                }
+            }
+            let every_other = dc.navmesh_chunk.meshes.iter().step_by(2).cloned();
+            dc.navmesh_chunk.meshes = every_other.collect();
+        }
+        assert!(same_as_listed(&m, &format!("{what}, reshaped")));
+
+        let Some(dc) = m.data_chunks.first_mut() else {
+            continue;
+        };
+        if let Some(n) = dc.navigation_graph.nodes.last_mut() {
+            n.segment_index = 0x1000;
+            assert!(!same_as_listed(&m, &format!("{what}, SegmentIndex 0x1000")));
+        }
+        files += 1;
+    }
+    // Link blocks past 2^16 units: the first node out is named.
+    let mut m = square();
+    let link = NavigationGraphInsideLink::default();
+    let nodes = &mut m.data_chunks[0].navigation_graph.nodes;
+    let template = nodes[0].clone();
+    nodes.resize(200, template);
+    for n in nodes.iter_mut() {
+        n.inside_links = vec![link; 255].into();
+    }
+    m.relayout();
+    assert!(!same_as_listed(&m, "long link blocks"));
+    let e = m.write().unwrap_err().to_string();
+    assert!(e.contains("Nodes[129] LinkDataOffset"), "{e}");
+    println!("running offsets checked on {files} real files");
+}
+
+/// A small model of this crate's own making: a square of two triangles.
+fn square() -> Nav2File {
+    let mesh = nav_core::geometry::TriangleMesh {
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [4.0, 0.0, 0.0],
+            [4.0, 0.0, 4.0],
+            [0.0, 0.0, 4.0],
+        ],
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+    };
+    crate::build::build(&mesh).unwrap()
+}
