@@ -1,7 +1,7 @@
 //! [`Nav2File::from_view`]: the copy of a view into the owned model, and the decision whether
 //! the file's layout is the game's (`stored: None`) or must be kept.
 
-use super::game_layout::{ChunkRuns, is_game_layout_with, link_step, mesh_step};
+use super::game_layout::{ChunkRuns, Run, is_game_layout_with, link_step, mesh_step};
 use super::*;
 use crate::records::*;
 use crate::view::Nav2View;
@@ -14,11 +14,13 @@ impl Nav2File {
         let pos = |p: &PositionRecord| p.get();
         let mut data_chunks = Vec::with_capacity(view.data_chunks().len());
         // Each chunk's link blocks and mesh records, checked against the game's layout as they
-        // are copied (see `game_layout::Run`).
+        // are copied (see `game_layout::Run`), unless the parser saw them packed the game's way.
         let mut runs = Vec::with_capacity(view.data_chunks().len());
         for dc in view.data_chunks() {
             let mut run = ChunkRuns::default();
             let ng = &dc.navigation_graph();
+            let (packed_links, packed_records) =
+                (ng.packed_links(), dc.navmesh_chunk().packed_records());
             let nodes = ng
                 .nodes()
                 .iter()
@@ -26,7 +28,9 @@ impl Nav2File {
                 .zip(ng.navmesh_indices())
                 .zip(ng.links())
                 .map(|(((n, p), mi), l)| {
-                    link_step(&mut run.links, n);
+                    if packed_links.is_none() {
+                        link_step(&mut run.links, n);
+                    }
                     NavigationGraphNode {
                         position: p.get(),
                         segment_index: n.segment_index(),
@@ -73,7 +77,9 @@ impl Nav2File {
                 .iter()
                 .zip(nm.records())
                 .map(|(m, r)| {
-                    mesh_step(&mut run.meshes, m, r.record_len());
+                    if packed_records.is_none() {
+                        mesh_step(&mut run.meshes, m, r.record_len());
+                    }
                     Mesh {
                         segment_index: m.segment_index(),
                         neighbors: sides(r.neighbors(), |n| NeighborNavmeshInfo(n.get())),
@@ -165,7 +171,10 @@ impl Nav2File {
                 segment_chunk: SegmentChunk { segments },
                 segment_graph: SegmentGraph { nodes: sg_nodes },
             });
-            runs.push(run);
+            runs.push(ChunkRuns {
+                links: packed_links.map_or(run.links, Run::packed),
+                meshes: packed_records.map_or(run.meshes, Run::packed),
+            });
         }
 
         let mut island_graphs = Vec::with_capacity(view.island_graphs().len());
@@ -499,6 +508,14 @@ mod tests {
     fn the_game_layout_check_agrees_with_the_computed_layout() {
         let agree = |bytes: &[u8], what: &str| -> Option<bool> {
             let view = Nav2View::parse(bytes).ok()?;
+            // A list the parser saw packed has the run that stepping over its records gives.
+            for dc in view.data_chunks() {
+                assert_eq!(
+                    super::super::game_layout::chunk_runs(dc),
+                    super::super::game_layout::stepped_runs(dc),
+                    "{what}"
+                );
+            }
             let model = Nav2File::from_view(&view);
             let want = layout::compute(&model).is_ok_and(|c| c == stored_layout(&view));
             assert_eq!(

@@ -8,7 +8,8 @@
 //! compared with the stored one as soon as it is known, so that the first difference ends the
 //! walk. The two long per-record lists (NavigationGraph link blocks, mesh records) are the
 //! exception: they are [`Run`]s, one folded difference each, which `from_view` takes while it
-//! copies the records, and the walk only reads their totals. Where [`layout::compute`] refuses
+//! copies the records (or straight from the view, where the parser saw the list [`Packed`]),
+//! and the walk only reads their totals. Where [`layout::compute`] refuses
 //! a value narrower than its stored field (a NavigationGraph link offset past 16 bits, a chunk
 //! size past 24), the walk refuses it too.
 
@@ -19,7 +20,7 @@ use super::from_view::{
 };
 use super::layout::{self, a16};
 use crate::records::{HEADER_SIZE, MeshRecord, NavigationGraphNodeRecord};
-use crate::view::{DataChunkView, Nav2View};
+use crate::view::{DataChunkView, Nav2View, Packed};
 
 fn n64(n: usize) -> u64 {
     n as u64
@@ -58,6 +59,17 @@ impl Run {
         self.next += size;
     }
 
+    /// The run of records the parser saw [`Packed`] the game's way: what stepping over each of
+    /// them gives, in 2-byte units (`packed` is in bytes, and even: the records' sizes and
+    /// padding are).
+    pub(crate) fn packed(packed: Packed) -> Run {
+        Run {
+            next: n64(packed.end) / 2,
+            last: n64(packed.last) / 2,
+            differs: 0,
+        }
+    }
+
     /// A record whose size cannot be known: the run is not the game's.
     pub(crate) fn broken(&mut self) {
         self.differs |= 1 << 63;
@@ -92,7 +104,23 @@ pub(crate) fn mesh_step(run: &mut Run, mesh: &MeshRecord, len: usize) {
 }
 
 /// A data chunk's runs, from the view alone: what `from_view` gathers as it copies the records.
+/// Where the parser saw a list [`Packed`], its run is taken from that.
 pub(crate) fn chunk_runs(dc: &DataChunkView<'_>) -> ChunkRuns {
+    let stepped = stepped_runs(dc);
+    ChunkRuns {
+        links: dc
+            .navigation_graph()
+            .packed_links()
+            .map_or(stepped.links, Run::packed),
+        meshes: dc
+            .navmesh_chunk()
+            .packed_records()
+            .map_or(stepped.meshes, Run::packed),
+    }
+}
+
+/// A data chunk's runs, stepped over every record.
+pub(crate) fn stepped_runs(dc: &DataChunkView<'_>) -> ChunkRuns {
     let mut runs = ChunkRuns::default();
     for node in dc.navigation_graph().nodes() {
         link_step(&mut runs.links, node);

@@ -22,6 +22,8 @@ use crate::records::*;
 mod parse;
 mod reader;
 
+pub(crate) use reader::Packed;
+
 impl<'a> Nav2View<'a> {
     /// Parses a whole file, checking every offset, size and count against the input.
     pub fn parse(data: &'a [u8]) -> Result<Self> {
@@ -152,12 +154,21 @@ pub struct NavigationGraphView<'a> {
     attributes: &'a [U16],
     /// NavmeshIndices (NodeCount).
     navmesh_indices: &'a [U16],
+    /// Where the link blocks lie when they are packed the game's way (the parser saw it as it
+    /// claimed them).
+    packed_links: Option<Packed>,
 }
 
 impl<'a> NavigationGraphView<'a> {
     /// Payload header.
     pub fn header(&self) -> &'a NavigationGraphHeader {
         self.header
+    }
+    /// Where the link blocks lie, in bytes from LinkDataOffset, when each follows the one before
+    /// from offset 0 and no node uses the upper offset bits: `None` when they do not, or when
+    /// the parser could not tell (it claimed them one by one).
+    pub(crate) fn packed_links(&self) -> Option<Packed> {
+        self.packed_links
     }
     /// Positions (NodeCount).
     pub fn positions(&self) -> &'a [PositionRecord] {
@@ -266,12 +277,20 @@ pub struct NavmeshChunkView<'a> {
     meshes: &'a [MeshRecord],
     /// The mesh data, from MeshDataOffset to the end of the chunk.
     mesh_data: &'a [u8],
+    /// Where the mesh records lie when they are packed the game's way, each padded to 16 bytes.
+    packed_records: Option<Packed>,
 }
 
 impl<'a> NavmeshChunkView<'a> {
     /// Payload header.
     pub fn header(&self) -> &'a NavmeshChunkHeader {
         self.header
+    }
+    /// Where the mesh records lie, in bytes from MeshDataOffset, when each follows the one
+    /// before (padded to 16 bytes) from offset 0: `None` when they do not, or when the parser
+    /// could not tell.
+    pub(crate) fn packed_records(&self) -> Option<Packed> {
+        self.packed_records
     }
     /// Positions.
     pub fn positions(&self) -> &'a [PositionRecord] {

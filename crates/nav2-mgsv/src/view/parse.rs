@@ -390,13 +390,19 @@ fn navigation_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavigationGr
     )?;
     let link_base = add(p, header.link_data_offset.get(), "LinkDataOffset")?;
     // Each link block is checked and claimed whole; the view decodes it again from its node.
-    let (done, mut run) = r.claim_prefix(
+    // The blocks are packed the game's way when every one follows the one before from offset 0,
+    // and no node uses the upper offset bits (which `from_view` reads as the game's writer
+    // would give them: past 16 bits of 2-byte units).
+    let mut upper = 0;
+    let (done, mut run, packed) = r.claim_prefix::<1>(
         link_base,
-        nodes
-            .iter()
-            .map(|n| (n.link_block_offset(), n.link_block_len())),
+        nodes.iter().map(|n| {
+            upper |= n.link_data_offset_upper();
+            (n.link_block_offset(), n.link_block_len())
+        }),
         "link blocks",
     )?;
+    let packed_links = packed.filter(|_| done == n && upper == 0);
     let mut ctx = At("Nodes", 0, " link block");
     for (i, node) in nodes.iter().enumerate().skip(done) {
         ctx.1 = i;
@@ -432,6 +438,7 @@ fn navigation_graph<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavigationGr
         edges,
         attributes,
         navmesh_indices,
+        packed_links,
     })
 }
 
@@ -452,7 +459,7 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
     )?;
     let base = add(p, header.mesh_data_offset.get(), "MeshDataOffset")?;
     let region = r.region_from(base);
-    let (done, mut run) = r.claim_prefix(
+    let (done, mut run, packed) = r.claim_prefix::<16>(
         base,
         meshes.iter().map(|m| {
             let off = m.data_offset() as usize * 2;
@@ -460,6 +467,7 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         }),
         "mesh records",
     )?;
+    let packed_records = packed.filter(|_| done == meshes.len());
     let mut ctx = At("Meshes", 0, " record");
     for (i, m) in meshes.iter().enumerate().skip(done) {
         ctx.1 = i;
@@ -486,6 +494,7 @@ fn navmesh_chunk<'a>(r: &mut Reader<'a, '_>, p: usize) -> Result<NavmeshChunkVie
         positions,
         meshes,
         mesh_data: r.region_from(base),
+        packed_records,
     })
 }
 

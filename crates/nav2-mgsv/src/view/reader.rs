@@ -124,29 +124,42 @@ impl<'a> Reader<'a, '_> {
     /// The quick mode's fast path over a list of records: claims, as one range, the longest
     /// prefix of `records` (each `(offset from base, size)`) in which every record starts where
     /// the one before ends, or after at most [`RUN_GAP`] zero bytes, and lies inside the region.
-    /// Returns how many records it claimed, and the empty run after them in which the caller
-    /// claims the rest ([`Reader::claim_in_run`]). In the exact mode it claims nothing.
-    pub(super) fn claim_prefix(
+    /// Returns how many records it claimed, the empty run after them in which the caller claims
+    /// the rest ([`Reader::claim_in_run`]), and where the prefix lies when it is
+    /// [`Packed`] with records padded to `ALIGN` bytes. In the exact mode it claims nothing.
+    pub(super) fn claim_prefix<const ALIGN: usize>(
         &mut self,
         base: usize,
         records: impl Iterator<Item = (usize, usize)>,
         field: impl fmt::Display,
-    ) -> Result<(usize, Run)> {
+    ) -> Result<(usize, Run, Option<Packed>)> {
         if !self.cov.is_quick() {
-            return Ok((0, self.run(base)));
+            return Ok((0, self.run(base), None));
         }
         let region = self.region_from(base);
         let mut end = 0;
         let mut n = 0;
+        // A record that extends the run starts at most RUN_GAP bytes after the one before ends:
+        // it is where the packed layout puts it when the gap is under ALIGN (a power of 2, at
+        // most RUN_GAP + 1) and it starts on a multiple of ALIGN. Every bit of a gap too wide or
+        // of an offset off the alignment is gathered, without a branch.
+        const { assert!(ALIGN.is_power_of_two() && ALIGN <= RUN_GAP + 1) };
+        let (mut misfit, mut last) = (0, 0);
         for (off, len) in records {
             if !extends_run(region, end, off, len, region.len()) {
                 break;
             }
+            misfit |= (off.wrapping_sub(end) / ALIGN) | (off % ALIGN);
+            last = off;
             end = off + len;
             n += 1;
         }
         self.cov.mark(base, end, field)?;
-        Ok((n, self.run(base + end)))
+        let packed = match end.checked_next_multiple_of(ALIGN) {
+            Some(end) if misfit == 0 => Some(Packed { last, end }),
+            _ => None,
+        };
+        Ok((n, self.run(base + end), packed))
     }
 
     /// An empty run of records at `at`.
@@ -183,6 +196,18 @@ fn extends_run(data: &[u8], end: usize, at: usize, len: usize, limit: usize) -> 
                 .get(end..at)
                 .is_some_and(|g| g.iter().fold(0, |a, b| a | b) == 0)
     })
+}
+
+/// How the records of a list lie when each starts where the one before ends (rounded up to the
+/// records' alignment), the first at offset 0: the way the game lays out a NavigationGraph's link
+/// blocks and a NavmeshChunk's mesh records, which [`Reader::claim_prefix`] sees as it claims
+/// them. Offsets in bytes from the list's base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Packed {
+    /// The last record's offset.
+    pub(crate) last: usize,
+    /// Where the last record ends, rounded up to the alignment.
+    pub(crate) end: usize,
 }
 
 /// Records claimed together in the quick mode: `[start, end)`, not yet marked.
@@ -227,7 +252,9 @@ mod tests {
         let data = records();
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
-        let (n, mut run) = r.claim_prefix(0, THREE.into_iter(), "records").unwrap();
+        let (n, mut run, _) = r
+            .claim_prefix::<1>(0, THREE.into_iter(), "records")
+            .unwrap();
         assert_eq!(n, 2);
         // The run for the rest starts where the prefix ends.
         assert_eq!((run.start, run.end), (28, 28));
@@ -243,7 +270,46 @@ mod tests {
         let data = vec![0u8; 64];
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
-        r.claim_prefix(0, records.iter().copied(), "x").unwrap().0
+        r.claim_prefix::<1>(0, records.iter().copied(), "x")
+            .unwrap()
+            .0
+    }
+
+    /// Where a quick claim_prefix over 64 zero bytes sees `records` packed, records padded to
+    /// `ALIGN` bytes.
+    fn packed<const ALIGN: usize>(records: &[(usize, usize)]) -> Option<Packed> {
+        let data = vec![0u8; 64];
+        let mut cov = Coverage::new(data.len());
+        let mut r = reader(&data, &mut cov);
+        r.claim_prefix::<ALIGN>(0, records.iter().copied(), "x")
+            .unwrap()
+            .2
+    }
+
+    #[test]
+    fn packed_means_each_record_where_the_one_before_ends_from_offset_0() {
+        let p = |last, end| Some(Packed { last, end });
+        assert_eq!(packed::<1>(&[]), p(0, 0));
+        assert_eq!(packed::<1>(&[(0, 4), (4, 6), (10, 2)]), p(10, 12));
+        assert_eq!(packed::<1>(&[(0, 4), (5, 6)]), None, "a gap");
+        assert_eq!(packed::<1>(&[(2, 4)]), None, "not from 0");
+        // Padded to 16: the same records are packed, the end rounded up.
+        assert_eq!(packed::<16>(&THREE), p(32, 48));
+        assert_eq!(packed::<1>(&THREE), None);
+        assert_eq!(
+            packed::<16>(&[(0, 12), (12, 4)]),
+            None,
+            "not on a multiple of 16"
+        );
+        // A wider gap ends the prefix (the packed prefix is then the one record before it, and
+        // the parser, which sees that not every record was claimed, keeps no `Packed`).
+        assert_eq!(packed::<16>(&[(0, 12), (32, 4)]), p(0, 16));
+        // In the exact mode the parser cannot tell.
+        let data = vec![0u8; 64];
+        let mut cov = Coverage::exact(data.len());
+        let mut r = reader(&data, &mut cov);
+        let (_, _, exact) = r.claim_prefix::<16>(0, THREE.into_iter(), "x").unwrap();
+        assert_eq!(exact, None);
     }
 
     #[test]
@@ -263,7 +329,9 @@ mod tests {
         let mut cov = Coverage::new(data.len());
         let mut r = reader(&data, &mut cov);
         assert_eq!(
-            r.claim_prefix(0, THREE.into_iter(), "records").unwrap().0,
+            r.claim_prefix::<1>(0, THREE.into_iter(), "records")
+                .unwrap()
+                .0,
             3
         );
         r.mark(12, 4, "other").unwrap();
@@ -272,7 +340,9 @@ mod tests {
         let mut cov = Coverage::exact(data.len());
         let mut r = reader(&data, &mut cov);
         assert_eq!(
-            r.claim_prefix(0, THREE.into_iter(), "records").unwrap().0,
+            r.claim_prefix::<1>(0, THREE.into_iter(), "records")
+                .unwrap()
+                .0,
             0
         );
         let mut run = r.run(0);
