@@ -233,9 +233,15 @@ pub struct Mesh {
 impl Mesh {
     /// Whether the record must carry [`MeshCrossing`]: some neighbour has a Type other than 0.
     pub fn needs_crossing(&self) -> bool {
-        self.neighbors
-            .iter()
-            .any(|n| !n.is_none() && n.kind() != NeighborKind::Inside)
+        // All 4 slots, each masked by whether it is one of the sides, with no branch on the
+        // data: which neighbours cross is random from mesh to mesh, and the writer asks this
+        // of every mesh twice (to size its record and to check its shape).
+        let sides = self.neighbors.len();
+        let mut any = false;
+        for (i, n) in self.neighbors.slots().iter().enumerate() {
+            any |= (i < sides) & !n.is_none() & (n.kind() != NeighborKind::Inside);
+        }
+        any
     }
 }
 

@@ -111,3 +111,39 @@ fn square() -> Nav2File {
     };
     crate::build::build(&mesh).unwrap()
 }
+
+/// Every count of inside links from 0 to 6 (the writer takes 4 and 2 by case and the others link
+/// by link), on every node at once and mixed from node to node, with and without crossing links,
+/// reads back as the model it was written from.
+#[test]
+fn every_count_of_inside_links_reads_back() {
+    let base = square();
+    let link = |i: usize| NavigationGraphInsideLink {
+        node_index: u16::try_from(i).unwrap(),
+        edge_index: u16::try_from(100 + i).unwrap(),
+    };
+    for mixed in [false, true] {
+        for count in 0..=6 {
+            let mut m = base.clone();
+            for (i, n) in m.data_chunks[0]
+                .navigation_graph
+                .nodes
+                .iter_mut()
+                .enumerate()
+            {
+                let k = if mixed { (count + i) % 7 } else { count };
+                n.inside_links = (0..k).map(link).collect();
+                n.crossing_segment_link = (i % 2 == 0).then_some(9);
+                n.crossing_tile_link = (i % 3 == 0).then_some(NavigationGraphCrossingTileLink {
+                    tile_id: 1,
+                    data_chunk_id: 2,
+                    node_index: 3,
+                });
+            }
+            m.relayout();
+            let bytes = m.write().unwrap();
+            let back = Nav2File::from_view(&Nav2View::parse(&bytes).unwrap());
+            assert_eq!(back, m, "count {count}, mixed {mixed}");
+        }
+    }
+}
