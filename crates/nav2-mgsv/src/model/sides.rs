@@ -64,15 +64,16 @@ impl<T: Copy + Default> Sides<T> {
         })
     }
     /// The items of a slice, each mapped by `f`, or [`TooManySides`] when it has more than 4.
-    /// A mesh record's lists have 3 or 4 items: those two lengths are built directly, which is
-    /// most of what copying a file's meshes into the model costs.
+    /// Copying a file's meshes into the model is mostly this: each of the 4 slots is the item
+    /// there or the default, chosen without a branch on the length (3 or 4 at random from mesh
+    /// to mesh).
     pub fn from_slice_map<S: Copy>(items: &[S], f: impl Fn(S) -> T) -> Result<Self, TooManySides> {
-        let (items, len) = match *items {
-            [a, b, c] => ([f(a), f(b), f(c), T::default()], 3),
-            [a, b, c, d] => ([f(a), f(b), f(c), f(d)], 4),
-            _ => return Self::from_fn(items.len(), |i| f(items[i])),
-        };
-        Ok(Sides { items, len })
+        let len = fits(items.len())?;
+        let d = T::default();
+        Ok(Sides {
+            items: [0, 1, 2, 3].map(|i| items.get(i).map_or(d, |&x| f(x))),
+            len,
+        })
     }
     /// The items of an iterator, or [`TooManySides`] when it yields more than 4 (it is read up
     /// to the fifth item only).
