@@ -496,80 +496,91 @@ pub(super) fn segment_graph(
             &record,
             format_args!("Nodes[{i}]"),
         )?;
-        let mut b = o.take_scratch();
-        let r = segment_graph_link_block(&mut b, n, i);
-        if let Err(e) = r {
-            o.scratch = b;
-            return Err(e);
-        }
-        o.put_scratch(
+        // The counts first (each list's count is one byte), then the block straight into its
+        // place: its links, then the lists of node indices in the same order.
+        let lists = sg_node_index_lists(n, i)?;
+        let len = layout::sg_link_block_bytes(
+            n.inside_links.len(),
+            n.crossing_data_chunk_links.len(),
+            n.crossing_tile_links.len(),
+            lists,
+        );
+        let block = o.slot(
             p + u64::from(link) + 2 * u64::from(off),
-            b,
+            usize::try_from(len).unwrap_or(usize::MAX),
             format_args!("Nodes[{i}] link block"),
         )?;
+        segment_graph_link_block(Fill { rest: block }, n);
     }
     Ok(())
 }
 
-/// The link block of SegmentGraph node `i`: its links, then the NavigationGraph node indices of
-/// every link in the same order.
-fn segment_graph_link_block(b: &mut Vec<u8>, n: &SegmentGraphNode, i: usize) -> Result<()> {
-    let count = |nodes: &[u8], list: &str, k: usize| {
+/// How many NavigationGraph node indices the links of SegmentGraph node `i` list in all, each
+/// list's count checked to fit its byte (the first that does not is named).
+fn sg_node_index_lists(n: &SegmentGraphNode, i: usize) -> Result<u64> {
+    let mut total = 0u64;
+    let mut count = |nodes: &[u8], list: &str, k: usize| -> Result<()> {
         len_u8(
             nodes.len(),
             format_args!("Nodes[{i}] {list}[{k}] NavGraphNodeIndexCount"),
-        )
+        )?;
+        total += nodes.len() as u64;
+        Ok(())
     };
     for (k, li) in n.inside_links.iter().enumerate() {
-        let r = SegmentGraphInsideLinkRecord {
-            weight: U16::new(li.weight),
-            node_index: U16::new(li.node_index),
-            navigation_graph_node_index_count: count(
-                &li.navigation_graph_nodes,
-                "inside_links",
-                k,
-            )?,
-            link_index: li.link_index,
-        };
-        b.extend_from_slice(r.as_bytes());
+        count(&li.navigation_graph_nodes, "inside_links", k)?;
     }
     for (k, li) in n.crossing_data_chunk_links.iter().enumerate() {
-        let r = SegmentGraphCrossingDataChunkLinkRecord {
+        count(&li.navigation_graph_nodes, "crossing_data_chunk_links", k)?;
+    }
+    for (k, li) in n.crossing_tile_links.iter().enumerate() {
+        count(&li.navigation_graph_nodes, "crossing_tile_links", k)?;
+    }
+    Ok(total)
+}
+
+/// The link block of SegmentGraph node `n` into `b`, which is its exact size: its links, then the
+/// NavigationGraph node indices of every link in the same order (each list's count checked to
+/// fit its byte beforehand, by [`sg_node_index_lists`]).
+fn segment_graph_link_block(mut b: Fill<'_>, n: &SegmentGraphNode) {
+    // Checked: at most 255 items per list.
+    #[allow(clippy::cast_possible_truncation)]
+    let count = |nodes: &[u8]| nodes.len() as u8;
+    for li in &n.inside_links {
+        b.put(&SegmentGraphInsideLinkRecord {
+            weight: U16::new(li.weight),
+            node_index: U16::new(li.node_index),
+            navigation_graph_node_index_count: count(&li.navigation_graph_nodes),
+            link_index: li.link_index,
+        });
+    }
+    for li in &n.crossing_data_chunk_links {
+        b.put(&SegmentGraphCrossingDataChunkLinkRecord {
             data_chunk_id: U16::new(li.data_chunk_id),
             weight: U16::new(li.weight),
             node_index: U16::new(li.node_index),
-            navigation_graph_node_index_count: count(
-                &li.navigation_graph_nodes,
-                "crossing_data_chunk_links",
-                k,
-            )?,
+            navigation_graph_node_index_count: count(&li.navigation_graph_nodes),
             link_index: li.link_index,
-        };
-        b.extend_from_slice(r.as_bytes());
+        });
     }
-    for (k, li) in n.crossing_tile_links.iter().enumerate() {
-        let r = SegmentGraphCrossingTileLinkRecord {
+    for li in &n.crossing_tile_links {
+        b.put(&SegmentGraphCrossingTileLinkRecord {
             tile_id: U16::new(li.tile_id),
             data_chunk_id: U16::new(li.data_chunk_id),
             weight: U16::new(li.weight),
             node_index: U16::new(li.node_index),
-            navigation_graph_node_index_count: count(
-                &li.navigation_graph_nodes,
-                "crossing_tile_links",
-                k,
-            )?,
+            navigation_graph_node_index_count: count(&li.navigation_graph_nodes),
             link_index: li.link_index,
-        };
-        b.extend_from_slice(r.as_bytes());
+        });
     }
     for li in &n.inside_links {
-        b.extend_from_slice(&li.navigation_graph_nodes);
+        b.put_bytes(&li.navigation_graph_nodes);
     }
     for li in &n.crossing_data_chunk_links {
-        b.extend_from_slice(&li.navigation_graph_nodes);
+        b.put_bytes(&li.navigation_graph_nodes);
     }
     for li in &n.crossing_tile_links {
-        b.extend_from_slice(&li.navigation_graph_nodes);
+        b.put_bytes(&li.navigation_graph_nodes);
     }
-    Ok(())
+    b.done();
 }

@@ -4,8 +4,9 @@
 //! [`crate::model::layout::compute`] derives from the model), then every record is placed at the
 //! offset that layout gives it, in one buffer of the file's length: whole zerocopy records for the
 //! arrays (`chunks.rs` and `navmesh.rs` for the four chunk kinds, `sections.rs` for the
-//! IslandGraphs, the SearchSpace and the ConnectTileInfo), one reused scratch buffer for link
-//! blocks and mesh records. Bit fields and counts are narrowed with an error naming the field, never wrapped.
+//! IslandGraphs, the SearchSpace and the ConnectTileInfo), and each variable-length block (link
+//! blocks, mesh records) filled in place, in a slot of its computed size (`Fill`). Bit fields
+//! and counts are narrowed with an error naming the field, never wrapped.
 //!
 //! The game's layout is computed without its two per-record offset lists (one per
 //! NavigationGraph node, one per mesh): the writer places those link blocks and mesh records one
@@ -181,8 +182,7 @@ enum Sink<'w> {
     Stream(&'w mut dyn std::io::Write),
 }
 
-/// The output: records are put at absolute offsets, whole, as their zerocopy bytes. A scratch
-/// buffer, reused, assembles the variable-length blocks.
+/// The output: records are put at absolute offsets, whole, as their zerocopy bytes.
 ///
 /// `buf` holds the bytes from `base` on: the whole file for [`Sink::Buffer`], the current
 /// section otherwise (it grows as records land in it, up to the file's length). Sections come
@@ -192,7 +192,6 @@ struct Out<'w> {
     base: u64,
     /// The file's length: nothing is placed past it.
     length: u64,
-    scratch: Vec<u8>,
     sink: Sink<'w>,
     /// The writer's error, when handing a section over failed.
     io_error: Option<std::io::Error>,
@@ -205,7 +204,6 @@ impl<'w> Out<'w> {
             buf: vec![0u8; length],
             base: 0,
             length: length as u64,
-            scratch: Vec::with_capacity(64),
             sink: Sink::Buffer,
             io_error: None,
         }
@@ -217,7 +215,6 @@ impl<'w> Out<'w> {
             buf: Vec::new(),
             base: 0,
             length: u64::from(l.length),
-            scratch: Vec::with_capacity(64),
             sink,
             io_error: None,
         }
@@ -321,20 +318,6 @@ impl<'w> Out<'w> {
         let slot = self.slot(at, len, &field)?;
         <[T]>::mut_from_bytes(slot).map_err(|_| shape(field, "records do not fit their type"))
     }
-
-    /// The scratch buffer, emptied; give it back with [`Out::put_scratch`].
-    fn take_scratch(&mut self) -> Vec<u8> {
-        let mut b = core::mem::take(&mut self.scratch);
-        b.clear();
-        b
-    }
-
-    /// Puts the scratch buffer's bytes at `at` and keeps the buffer for the next block.
-    fn put_scratch(&mut self, at: u64, b: Vec<u8>, field: impl fmt::Display) -> Result<()> {
-        let r = self.put_bytes(at, &b, field);
-        self.scratch = b;
-        r
-    }
 }
 
 /// A block being filled front to back, one whole record at a time. Each record's size is known
@@ -353,6 +336,17 @@ impl Fill<'_> {
         if self.rest.len() >= size {
             let (head, tail) = core::mem::take(&mut self.rest).split_at_mut(size);
             head.copy_from_slice(value.as_bytes());
+            self.rest = tail;
+        }
+    }
+
+    /// Appends bytes (as [`Fill::put`] does, a no-op past the end).
+    #[inline]
+    fn put_bytes(&mut self, bytes: &[u8]) {
+        if let Some((head, tail)) =
+            core::mem::take(&mut self.rest).split_at_mut_checked(bytes.len())
+        {
+            head.copy_from_slice(bytes);
             self.rest = tail;
         }
     }
