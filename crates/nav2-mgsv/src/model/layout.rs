@@ -176,6 +176,16 @@ pub(crate) fn mesh_record_padded(m: &Mesh) -> u64 {
     )))
 }
 
+/// [`mesh_record_padded`] with the crossing part where the mesh has one: the same for every mesh
+/// the writer takes.
+fn mesh_record_as_given(m: &Mesh) -> u64 {
+    a16(n64(mesh_record_len(
+        m.neighbors.len(),
+        m.navigation_graph_nodes.len(),
+        m.crossing.is_some(),
+    )))
+}
+
 // The game's rules, from counts and totals. [`compute`] applies them to a model; the check of a
 // parsed file (`super::game_layout`) applies them to the file's own records.
 
@@ -328,7 +338,13 @@ fn navmesh_chunk(
     record_offsets: RecordOffsets,
 ) -> Result<u64> {
     // As for the NavigationGraph link offsets: running sums, checked once.
-    let (offsets, run, last) = running_units(&nm.meshes, mesh_record_padded, record_offsets);
+    // With running offsets, a record is sized by whether the mesh has its crossing part, not by
+    // whether its neighbours need one (a loop over the sides): the writer refuses a mesh where
+    // the two disagree, and the model is then laid out again with the lists, sized as ever.
+    let (offsets, run, last) = match record_offsets {
+        RecordOffsets::Listed => running_units(&nm.meshes, mesh_record_padded, record_offsets),
+        RecordOffsets::Running => running_units(&nm.meshes, mesh_record_as_given, record_offsets),
+    };
     d.mesh_data_offsets = offsets;
     if let Some((i, units)) = first_over(&d.mesh_data_offsets, nm.meshes.len(), last, 0x3ffff) {
         return Err(Error::unrepresentable(

@@ -73,6 +73,30 @@ fn running_offsets_place_what_listed_offsets_place() {
         }
         assert!(same_as_listed(&m, &format!("{what}, reshaped")));
 
+        // A mesh whose crossing part disagrees with its neighbours (the running sizes take the
+        // part as given, the listed ones as the neighbours want it): refused the same way.
+        if let Some(mesh) = m
+            .data_chunks
+            .first_mut()
+            .and_then(|dc| dc.navmesh_chunk.meshes.first_mut())
+        {
+            let crossing = mesh.crossing.take();
+            if crossing.is_none() {
+                mesh.crossing = Some(MeshCrossing::default());
+            }
+            assert!(!same_as_listed(
+                &m,
+                &format!("{what}, crossing part flipped")
+            ));
+            if let Some(mesh) = m.data_chunks[0].navmesh_chunk.meshes.first_mut() {
+                mesh.crossing = crossing;
+            }
+            assert!(same_as_listed(
+                &m,
+                &format!("{what}, crossing part restored")
+            ));
+        }
+
         let Some(dc) = m.data_chunks.first_mut() else {
             continue;
         };
