@@ -120,7 +120,7 @@ pub(crate) fn sg_link_block_bytes(
 }
 
 /// How many NavigationGraph node indices a SegmentGraph node's links list in all.
-fn sg_node_indices(n: &SegmentGraphNode) -> u64 {
+pub(crate) fn sg_node_indices(n: &SegmentGraphNode) -> u64 {
     n.inside_links
         .iter()
         .map(|l| n64(l.navigation_graph_nodes.len()))
@@ -167,22 +167,19 @@ pub(crate) fn bucket_entry_len(e: &BucketEntry) -> u64 {
     bucket_entry_bytes(e.segment_indices.len())
 }
 
-/// The padded size of a mesh record.
+/// The padded size of mesh `m`'s record, with the crossing part when its neighbours need one.
 pub(crate) fn mesh_record_padded(m: &Mesh) -> u64 {
-    a16(n64(mesh_record_len(
-        m.neighbors.len(),
-        m.navigation_graph_nodes.len(),
-        m.needs_crossing(),
-    )))
+    mesh_record_padded_with(m, m.needs_crossing())
 }
 
-/// [`mesh_record_padded`] with the crossing part where the mesh has one: the same for every mesh
-/// the writer takes.
-fn mesh_record_as_given(m: &Mesh) -> u64 {
+/// The padded size of mesh `m`'s record, with the crossing part when `crossing`: as the
+/// neighbours want it ([`mesh_record_padded`]), or as the mesh has it, which is the same for
+/// every mesh the writer takes.
+fn mesh_record_padded_with(m: &Mesh, crossing: bool) -> u64 {
     a16(n64(mesh_record_len(
         m.neighbors.len(),
         m.navigation_graph_nodes.len(),
-        m.crossing.is_some(),
+        crossing,
     )))
 }
 
@@ -343,7 +340,11 @@ fn navmesh_chunk(
     // the two disagree, and the model is then laid out again with the lists, sized as ever.
     let (offsets, run, last) = match record_offsets {
         RecordOffsets::Listed => running_units(&nm.meshes, mesh_record_padded, record_offsets),
-        RecordOffsets::Running => running_units(&nm.meshes, mesh_record_as_given, record_offsets),
+        RecordOffsets::Running => running_units(
+            &nm.meshes,
+            |m| mesh_record_padded_with(m, m.crossing.is_some()),
+            record_offsets,
+        ),
     };
     d.mesh_data_offsets = offsets;
     if let Some((i, units)) = first_over(&d.mesh_data_offsets, nm.meshes.len(), last, 0x3ffff) {

@@ -498,12 +498,12 @@ pub(super) fn segment_graph(
         )?;
         // The counts first (each list's count is one byte), then the block straight into its
         // place: its links, then the lists of node indices in the same order.
-        let lists = sg_node_index_lists(n, i)?;
+        sg_node_index_counts_fit(n, i)?;
         let len = layout::sg_link_block_bytes(
             n.inside_links.len(),
             n.crossing_data_chunk_links.len(),
             n.crossing_tile_links.len(),
-            lists,
+            layout::sg_node_indices(n),
         );
         let block = o.slot(
             p + u64::from(link) + 2 * u64::from(off),
@@ -515,17 +515,15 @@ pub(super) fn segment_graph(
     Ok(())
 }
 
-/// How many NavigationGraph node indices the links of SegmentGraph node `i` list in all, each
-/// list's count checked to fit its byte (the first that does not is named).
-fn sg_node_index_lists(n: &SegmentGraphNode, i: usize) -> Result<u64> {
-    let mut total = 0u64;
-    let mut count = |nodes: &[u8], list: &str, k: usize| -> Result<()> {
+/// Whether each list of NavigationGraph node indices of SegmentGraph node `i`'s links fits its
+/// one-byte count; the first that does not is named.
+fn sg_node_index_counts_fit(n: &SegmentGraphNode, i: usize) -> Result<()> {
+    let count = |nodes: &[u8], list: &str, k: usize| {
         len_u8(
             nodes.len(),
             format_args!("Nodes[{i}] {list}[{k}] NavGraphNodeIndexCount"),
-        )?;
-        total += nodes.len() as u64;
-        Ok(())
+        )
+        .map(|_| ())
     };
     for (k, li) in n.inside_links.iter().enumerate() {
         count(&li.navigation_graph_nodes, "inside_links", k)?;
@@ -536,12 +534,12 @@ fn sg_node_index_lists(n: &SegmentGraphNode, i: usize) -> Result<u64> {
     for (k, li) in n.crossing_tile_links.iter().enumerate() {
         count(&li.navigation_graph_nodes, "crossing_tile_links", k)?;
     }
-    Ok(total)
+    Ok(())
 }
 
 /// The link block of SegmentGraph node `n` into `b`, which is its exact size: its links, then the
 /// NavigationGraph node indices of every link in the same order (each list's count checked to
-/// fit its byte beforehand, by [`sg_node_index_lists`]).
+/// fit its byte beforehand, by [`sg_node_index_counts_fit`]).
 fn segment_graph_link_block(mut b: Fill<'_>, n: &SegmentGraphNode) {
     // Checked: at most 255 items per list.
     #[allow(clippy::cast_possible_truncation)]
