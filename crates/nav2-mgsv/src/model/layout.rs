@@ -367,7 +367,7 @@ fn navmesh_chunk(
     Ok(size)
 }
 
-fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
+pub(crate) fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
     let ([bounds, segments, self_size], size) = sc_sections(n64(sc.segments.len()));
     d.segment_chunk_offsets = [
         fits("SegmentChunk BoundsOffset", bounds)?,
@@ -398,7 +398,7 @@ fn segment_chunk(sc: &SegmentChunk, d: &mut DataChunkLayout) -> Result<u64> {
     Ok(size)
 }
 
-fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
+pub(crate) fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
     let mut run = 0u64;
     let mut total = 0u64;
     d.segment_graph_link_offsets = Vec::with_capacity(sg.nodes.len());
@@ -436,7 +436,7 @@ fn segment_graph(sg: &SegmentGraph, d: &mut DataChunkLayout) -> Result<u64> {
     Ok(size)
 }
 
-fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
+pub(crate) fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
     let mut run = 0u64;
     let mut link_offsets = Vec::with_capacity(g.nodes.len());
     for (k, node) in g.nodes.iter().enumerate() {
@@ -480,7 +480,7 @@ fn island_graph(g: &IslandGraph, i: usize) -> Result<(IslandGraphLayout, u64)> {
     ))
 }
 
-fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
+pub(crate) fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
     let [descs, entries, _] = ss_sections(n64(ss.buckets.len()), 0);
     let mut run = entries;
     let mut start_offsets = Vec::with_capacity(ss.buckets.len());
@@ -508,7 +508,7 @@ fn search_space(ss: &SearchSpace) -> Result<(SearchSpaceLayout, u64)> {
 }
 
 /// ConnectTileInfo offsets (2-byte units) and unpadded size.
-fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> {
+pub(crate) fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> {
     let ([groups, infos, nodes], end) =
         cti_sections(n64(c.groups.len()), n64(c.infos.len()), n64(c.nodes.len()));
     Ok((

@@ -11,28 +11,14 @@ pub(super) fn navigation_graph(
     l: &DataChunkLayout,
     r: RecordOffsets,
 ) -> Result<()> {
-    let [pos, nodes, edges, link, attr, nmi] = l.navigation_graph_offsets;
+    let [_, _, edges, _, attr, _] = l.navigation_graph_offsets;
     if r == RecordOffsets::Listed && l.navigation_graph_link_offsets.len() != g.nodes.len() {
         return Err(shape(
             "NavigationGraph",
             "stored link offsets do not match the nodes",
         ));
     }
-    let header = NavigationGraphHeader {
-        positions_offset: U32::new(pos),
-        nodes_offset: U32::new(nodes),
-        edges_offset: U32::new(edges),
-        link_data_offset: U32::new(link),
-        zero0: [U32::ZERO; 2],
-        attributes_offset: U32::new(attr),
-        zero1: U32::ZERO,
-        navmesh_indices_offset: U32::new(nmi),
-        node_count: U16::new(len_u16(g.nodes.len(), "NodeCount")?),
-        edge_count: U16::new(len_u16(g.edges.len(), "EdgeCount")?),
-        zero2: [0; 6],
-        attributes_count: U16::new(len_u16(g.attributes.len(), "AttributesCount")?),
-    };
-    o.put(p, &header, "header")?;
+    ng_header(o, p, g, l.navigation_graph_offsets)?;
     // Written out rather than through a helper taking the writers as closures, which cost 10 k
     // instructions per write of ssav_140_130 (the same in `navmesh_chunk`).
     match r {
@@ -47,6 +33,43 @@ pub(super) fn navigation_graph(
             }
         }
     }
+    ng_edges_and_attributes(o, p, g, edges, attr)
+}
+
+/// The NavigationGraph payload header at `p`, with the section offsets `offsets` (Positions,
+/// Nodes, Edges, LinkData, Attributes, NavmeshIndices) and the counts, each checked to fit.
+pub(super) fn ng_header(
+    o: &mut Out<'_>,
+    p: u64,
+    g: &NavigationGraph,
+    offsets: [u32; 6],
+) -> Result<()> {
+    let [pos, nodes, edges, link, attr, nmi] = offsets;
+    let header = NavigationGraphHeader {
+        positions_offset: U32::new(pos),
+        nodes_offset: U32::new(nodes),
+        edges_offset: U32::new(edges),
+        link_data_offset: U32::new(link),
+        zero0: [U32::ZERO; 2],
+        attributes_offset: U32::new(attr),
+        zero1: U32::ZERO,
+        navmesh_indices_offset: U32::new(nmi),
+        node_count: U16::new(len_u16(g.nodes.len(), "NodeCount")?),
+        edge_count: U16::new(len_u16(g.edges.len(), "EdgeCount")?),
+        zero2: [0; 6],
+        attributes_count: U16::new(len_u16(g.attributes.len(), "AttributesCount")?),
+    };
+    o.put(p, &header, "header")
+}
+
+/// The NavigationGraph's edges and attributes, at `edges` and `attr` past `p`.
+pub(super) fn ng_edges_and_attributes(
+    o: &mut Out<'_>,
+    p: u64,
+    g: &NavigationGraph,
+    edges: u32,
+    attr: u32,
+) -> Result<()> {
     let out =
         o.records::<NavigationGraphEdgeRecord>(p + u64::from(edges), g.edges.len(), "Edges")?;
     // Every edge is packed, and the bits out of range of any are gathered on the way: the edge
@@ -138,40 +161,54 @@ fn ng_nodes_in_one_pass<const LISTED: bool>(
         .zip(records.iter_mut())
         .zip(nmis.iter_mut())
     {
-        if !ng_node_fits(node) {
-            differs = 1;
-            break;
-        }
         let lo = if LISTED {
             listed.next().copied().unwrap_or(u32::MAX)
         } else {
             units
         };
         differs |= (lo ^ units) | lo >> 16;
-        *pr = position(&node.position);
         *mr = U16::new(node.navmesh_index);
-        // Checked above: at most 255 links; the offset is the low 16 bits (upper bits 0, else
-        // `differs` sends the nodes to `ng_nodes`).
-        #[allow(clippy::cast_possible_truncation)]
-        let (inside_link_count, low) = (node.inside_links.len() as u8, lo as u16);
-        *rr = NavigationGraphNodeRecord {
-            link_data_offset: U16::new(low),
-            segment_and_upper: U16::new(node.segment_index),
-            inside_link_count,
-            flags: ng_flags(node),
-        };
-        // At most 255 · 4 + 12 bytes.
-        #[allow(clippy::cast_possible_truncation)]
-        let len = layout::ng_link_block_len(node) as usize;
-        let Some((block, tail)) = core::mem::take(&mut rest).split_at_mut_checked(len) else {
+        let Some(len) = ng_node_in_place(node, lo, pr, rr, &mut rest) else {
             differs = 1;
             break;
         };
-        link_block(Fill { rest: block }, node);
-        rest = tail;
-        units = units.saturating_add(half(len));
+        units = units.saturating_add(len);
     }
     one_pass_done(o, differs, p + link, units)
+}
+
+/// Node `node`'s position and record, with its link block at `lo` (2-byte units, the low 16
+/// bits kept: the caller checks the upper ones), and the block itself at the start of `rest`,
+/// which is then cut past it. The block's size in 2-byte units, or `None` when the node does not
+/// fit its record or `rest` is too short for the block.
+#[inline(always)]
+pub(super) fn ng_node_in_place(
+    node: &NavigationGraphNode,
+    lo: u32,
+    pr: &mut PositionRecord,
+    rr: &mut NavigationGraphNodeRecord,
+    rest: &mut &mut [u8],
+) -> Option<u32> {
+    if !ng_node_fits(node) {
+        return None;
+    }
+    *pr = position(&node.position);
+    // Checked above: at most 255 links; the offset is the low 16 bits.
+    #[allow(clippy::cast_possible_truncation)]
+    let (inside_link_count, low) = (node.inside_links.len() as u8, lo as u16);
+    *rr = NavigationGraphNodeRecord {
+        link_data_offset: U16::new(low),
+        segment_and_upper: U16::new(node.segment_index),
+        inside_link_count,
+        flags: ng_flags(node),
+    };
+    // At most 255 · 4 + 12 bytes.
+    #[allow(clippy::cast_possible_truncation)]
+    let len = layout::ng_link_block_len(node) as usize;
+    let (block, tail) = core::mem::take(rest).split_at_mut_checked(len)?;
+    link_block(Fill { rest: block }, node);
+    *rest = tail;
+    Some(half(len))
 }
 
 /// A block's size in 2-byte units. A link block is at most 255 · 4 + 12 bytes, a padded mesh

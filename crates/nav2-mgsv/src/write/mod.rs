@@ -8,11 +8,14 @@
 //! blocks, mesh records) filled in place, in a slot of its computed size (`Fill`). Bit fields
 //! and counts are narrowed with an error naming the field, never wrapped.
 //!
-//! The game's layout is computed without its two per-record offset lists (one per
-//! NavigationGraph node, one per mesh): the writer places those link blocks and mesh records one
-//! after the other and adds their sizes up as it goes. Only a model that does not fit is laid out
-//! again with every offset listed, by the record-by-record writer, which names the first field
-//! out of range.
+//! [`Nav2File::write`] puts a model without a stored layout the game's way in one pass, without
+//! computing the layout first (`grown.rs`): the output grows section by section, and the
+//! headers that hold later sizes and offsets are put last. [`stream`], which must refuse a model
+//! before it writes a byte, computes the game's layout first, without its two per-record offset
+//! lists (one per NavigationGraph node, one per mesh): the writer places those link blocks and
+//! mesh records one after the other and adds their sizes up as it goes. Only a model that does
+//! not fit is laid out again with every offset listed, by the record-by-record writer, which
+//! names the first field out of range.
 //!
 //! A stored layout (a file not laid out the way the game does, such as Obj2Nav2 output) is taken
 //! at its word only while it describes the model: the writer parses what it placed and keeps it
@@ -38,6 +41,7 @@ use navmesh::navmesh_chunk;
 use sections::{connect_tile_info, island_graph, search_space};
 
 mod chunks;
+mod grown;
 mod navmesh;
 mod sections;
 
@@ -85,12 +89,9 @@ fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
     if let Some(out) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
         return Ok(out);
     }
-    // The game's layout, with the link blocks and mesh records placed at the running sums; a
-    // model that does not fit is laid out again with every offset listed, which finds and names
-    // the first field out of range.
-    if let Some(l) = layout::compute_running(model)
-        && let Ok(out) = place(model, &l, RecordOffsets::Running)
-    {
+    // The game's layout, put in one pass over the model; a model that does not fit is laid out
+    // again with every offset listed, which finds and names the first field out of range.
+    if let Ok(out) = grown::place(model) {
         return Ok(out);
     }
     place(model, &layout::compute(model)?, RecordOffsets::Listed)
@@ -204,6 +205,18 @@ impl<'w> Out<'w> {
             buf: vec![0u8; length],
             base: 0,
             length: length as u64,
+            sink: Sink::Buffer,
+            io_error: None,
+        }
+    }
+
+    /// A buffer that grows as records are put, up to the most this crate writes, starting with
+    /// room for `capacity` bytes ([`grown`]).
+    fn growing(capacity: usize) -> Self {
+        Out {
+            buf: Vec::with_capacity(capacity),
+            base: 0,
+            length: MAX_FILE_LEN as u64,
             sink: Sink::Buffer,
             io_error: None,
         }
@@ -413,24 +426,9 @@ fn too_long(length: usize) -> Error {
     )
 }
 
-/// Puts every record of `m` where `l` says into `o`, section by section in file order (which
-/// the game's layout follows; a stored layout is only ever placed into one whole buffer).
-fn place_into(m: &Nav2File, l: &StoredLayout, r: RecordOffsets, o: &mut Out<'_>) -> Result<()> {
-    let length = l.length as usize;
-    if length > MAX_FILE_LEN {
-        return Err(too_long(length));
-    }
-    if l.data_chunks.len() != m.data_chunks.len()
-        || l.island_graphs.len() != m.island_graphs.len()
-        || l.search_space.is_some() != m.search_space.is_some()
-        || l.connect_tile_info.is_some() != m.connect_tile_info.is_some()
-    {
-        return Err(shape(
-            "stored",
-            "the stored layout has a different number of chunks or sections than the model",
-        ));
-    }
-
+/// The FileHeader and the ChunkDescs, with the offsets, sizes and counts of `l` (its per-chunk
+/// layouts are not read).
+fn file_head(o: &mut Out<'_>, m: &Nav2File, l: &StoredLayout) -> Result<()> {
     // FileHeader.
     let graph_count = len_u8(m.island_graphs.len(), "IslandGraphCount")?;
     let mut h = Vec::with_capacity(96);
@@ -457,7 +455,6 @@ fn place_into(m: &Nav2File, l: &StoredLayout, r: RecordOffsets, o: &mut Out<'_>)
     h.extend(m.weight_denominator.to_le_bytes());
     h.extend([m.feature_flags, graph_count, m.pre2014_unknown_index, 0]);
     h.extend(m.header_tail);
-    o.section(0)?;
     o.put_bytes(0, &h, "FileHeader")?;
 
     // ChunkDescs.
@@ -475,6 +472,29 @@ fn place_into(m: &Nav2File, l: &StoredLayout, r: RecordOffsets, o: &mut Out<'_>)
             type_and_size: U32::new(c.type_and_size),
         };
     }
+    Ok(())
+}
+
+/// Puts every record of `m` where `l` says into `o`, section by section in file order (which
+/// the game's layout follows; a stored layout is only ever placed into one whole buffer).
+fn place_into(m: &Nav2File, l: &StoredLayout, r: RecordOffsets, o: &mut Out<'_>) -> Result<()> {
+    let length = l.length as usize;
+    if length > MAX_FILE_LEN {
+        return Err(too_long(length));
+    }
+    if l.data_chunks.len() != m.data_chunks.len()
+        || l.island_graphs.len() != m.island_graphs.len()
+        || l.search_space.is_some() != m.search_space.is_some()
+        || l.connect_tile_info.is_some() != m.connect_tile_info.is_some()
+    {
+        return Err(shape(
+            "stored",
+            "the stored layout has a different number of chunks or sections than the model",
+        ));
+    }
+
+    o.section(0)?;
+    file_head(o, m, l)?;
 
     // Chunks, by type.
     let mut at = u64::from(l.chunks_offset);

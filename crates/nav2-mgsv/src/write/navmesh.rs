@@ -10,13 +10,37 @@ pub(super) fn navmesh_chunk(
     l: &DataChunkLayout,
     r: RecordOffsets,
 ) -> Result<()> {
-    let [pos, meshes, data] = l.navmesh_offsets;
     if r == RecordOffsets::Listed && l.mesh_data_offsets.len() != c.meshes.len() {
         return Err(shape(
             "NavmeshChunk",
             "stored mesh offsets do not match the meshes",
         ));
     }
+    header_and_positions(o, p, c, l.navmesh_offsets)?;
+    match r {
+        RecordOffsets::Listed => {
+            if !meshes_in_one_pass::<true>(o, p, c, l)? {
+                mesh_records(o, p, c, l)?;
+            }
+        }
+        RecordOffsets::Running => {
+            if !meshes_in_one_pass::<false>(o, p, c, l)? {
+                return Err(not_running("NavmeshChunk"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The NavmeshChunk payload header at `p`, with the section offsets `offsets` (Positions,
+/// Meshes, MeshData) and the counts, each checked to fit, and the positions.
+pub(super) fn header_and_positions(
+    o: &mut Out<'_>,
+    p: u64,
+    c: &NavmeshChunk,
+    offsets: [u32; 3],
+) -> Result<()> {
+    let [pos, meshes, data] = offsets;
     let header = NavmeshChunkHeader {
         positions_offset: U32::new(pos),
         meshes_offset: U32::new(meshes),
@@ -30,18 +54,6 @@ pub(super) fn navmesh_chunk(
     let out = o.records::<PositionRecord>(p + u64::from(pos), c.positions.len(), "Positions")?;
     for (r, q) in out.iter_mut().zip(&c.positions) {
         *r = position(q);
-    }
-    match r {
-        RecordOffsets::Listed => {
-            if !meshes_in_one_pass::<true>(o, p, c, l)? {
-                mesh_records(o, p, c, l)?;
-            }
-        }
-        RecordOffsets::Running => {
-            if !meshes_in_one_pass::<false>(o, p, c, l)? {
-                return Err(not_running("NavmeshChunk"));
-            }
-        }
     }
     Ok(())
 }
@@ -100,36 +112,41 @@ fn meshes_in_one_pass<const LISTED: bool>(
     let mut differs = 0u32;
     let mut listed = l.mesh_data_offsets.iter();
     for (m, w) in c.meshes.iter().zip(words.iter_mut()) {
-        let k = m.neighbors.len();
-        let nn = m.navigation_graph_nodes.len();
-        if !mesh_shape_fits(m, k, nn) || m.segment_index >> 12 != 0 {
-            differs = 1;
-            break;
-        }
         let off = if LISTED {
             listed.next().copied().unwrap_or(u32::MAX)
         } else {
             units
         };
         differs |= (off ^ units) | off >> 18;
-        *w = mesh_word(off, k, nn, u32::from(m.segment_index));
-        let len = crate::records::mesh_record_len(k, nn, m.crossing.is_some());
-        // At most 4 · 7 + 4 bytes, padded to 16.
-        #[allow(clippy::cast_possible_truncation)]
-        let padded = layout::a16(len as u64) as usize;
-        let Some((record, tail)) = core::mem::take(&mut rest).split_at_mut_checked(padded) else {
+        let Some(len) = mesh_in_place(m, off, w, &mut rest) else {
             differs = 1;
             break;
         };
-        rest = tail;
-        let Some(slot) = record.get_mut(..len) else {
-            differs = 1;
-            break;
-        };
-        mesh_record_by_case(slot, m, k, nn);
-        units = units.saturating_add(half(padded));
+        units = units.saturating_add(len);
     }
     one_pass_done(o, differs, p + data, units)
+}
+
+/// Mesh `m`'s packed word, with its record at `off` (2-byte units, 18 bits: the caller checks
+/// them), and the record itself, padded to 16 bytes, at the start of `rest`, which is then cut
+/// past it. The padded record's size in 2-byte units, or `None` when the mesh does not fit its
+/// record or `rest` is too short.
+#[inline(always)]
+pub(super) fn mesh_in_place(m: &Mesh, off: u32, w: &mut U32, rest: &mut &mut [u8]) -> Option<u32> {
+    let k = m.neighbors.len();
+    let nn = m.navigation_graph_nodes.len();
+    if !mesh_shape_fits(m, k, nn) || m.segment_index >> 12 != 0 {
+        return None;
+    }
+    *w = mesh_word(off, k, nn, u32::from(m.segment_index));
+    let len = crate::records::mesh_record_len(k, nn, m.crossing.is_some());
+    // At most 4 · 7 + 4 bytes, padded to 16.
+    #[allow(clippy::cast_possible_truncation)]
+    let padded = layout::a16(len as u64) as usize;
+    let (record, tail) = core::mem::take(rest).split_at_mut_checked(padded)?;
+    *rest = tail;
+    mesh_record_by_case(record.get_mut(..len)?, m, k, nn);
+    Some(half(padded))
 }
 
 /// Whether mesh `m` (`k` neighbours, `nn` NavigationGraph nodes) has the shape of a record: 3 or

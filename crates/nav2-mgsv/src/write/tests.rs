@@ -1,4 +1,5 @@
-//! The writer's two ways of placing link blocks and mesh records, compared.
+//! The writer's ways of placing link blocks and mesh records (listed offsets, running offsets,
+//! the one pass that grows the output), compared.
 
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -8,29 +9,56 @@ use super::*;
 /// The bytes, or the refusal, of `m` placed with every offset listed, as the writer gave them
 /// before it used the running sums.
 fn listed(m: &Nav2File) -> Result<Vec<u8>> {
+    check_version(m)?;
     place(m, &layout::compute(m)?, RecordOffsets::Listed)
 }
 
+/// `got` is `want`, or the test fails with the lengths and the first byte that differs.
+fn same_bytes(got: &[u8], want: &[u8], what: core::fmt::Arguments<'_>) {
+    let first_diff = got.iter().zip(want).position(|(a, b)| a != b);
+    assert!(
+        got == want,
+        "{what}: {} bytes against {}, first difference at {first_diff:?}",
+        got.len(),
+        want.len()
+    );
+}
+
+/// `got` is `want`: the same bytes or the same refusal.
+fn same_outcome(
+    got: &core::result::Result<Vec<u8>, String>,
+    want: &core::result::Result<Vec<u8>, String>,
+    what: core::fmt::Arguments<'_>,
+) {
+    match (got, want) {
+        (Ok(got), Ok(want)) => same_bytes(got, want, what),
+        (Err(got), Err(want)) => assert_eq!(got, want, "{what}"),
+        (Ok(got), Err(want)) => panic!("{what}: {} bytes, where refused: {want}", got.len()),
+        (Err(got), Ok(want)) => panic!("{what}: refused ({got}), where {} bytes", want.len()),
+    }
+}
+
 /// What `write` and `stream` give `m`: the same bytes as `listed`, or the same refusal. Where
-/// `listed` places the model, the running offsets place it too, without falling back.
+/// `listed` places the model, the running offsets and the one pass that grows the output place
+/// it too, without falling back.
 fn same_as_listed(m: &Nav2File, what: &str) -> bool {
     let want = listed(m).map_err(|e| e.to_string());
     if let Ok(bytes) = &want {
         let l = layout::compute_running(m).unwrap();
         let running = place(m, &l, RecordOffsets::Running).unwrap();
-        let first_diff = running.iter().zip(bytes).position(|(a, b)| a != b);
-        assert!(
-            running == *bytes,
-            "{what}: running offsets: {} bytes against {}, first difference at {first_diff:?}",
-            running.len(),
-            bytes.len()
-        );
+        same_bytes(&running, bytes, format_args!("{what}: running offsets"));
+        let grown = grown::place(m).unwrap();
+        same_bytes(&grown, bytes, format_args!("{what}: grown in one pass"));
     }
     let got = m.write().map_err(|e| e.to_string());
-    assert_eq!(got, want, "{what}: write");
+    same_outcome(&got, &want, format_args!("{what}: write"));
     let mut streamed = Vec::new();
     let s = stream(m, &mut streamed).map(|()| streamed);
-    assert_eq!(s.map_err(|e| e.to_string()), want, "{what}: stream");
+    same_outcome(
+        &s.map_err(|e| e.to_string()),
+        &want,
+        format_args!("{what}: stream"),
+    );
     want.is_ok()
 }
 
@@ -119,6 +147,11 @@ fn running_offsets_place_what_listed_offsets_place() {
     assert!(!same_as_listed(&m, "long link blocks"));
     let e = m.write().unwrap_err().to_string();
     assert!(e.contains("Nodes[129] LinkDataOffset"), "{e}");
+    // Half as many fit: blocks of the largest size, many times the room the one-pass writer
+    // grows the output by at a time.
+    m.data_chunks[0].navigation_graph.nodes.truncate(100);
+    m.relayout();
+    assert!(same_as_listed(&m, "long link blocks that fit"));
     println!("running offsets checked on {files} real files");
 }
 
@@ -170,4 +203,58 @@ fn every_count_of_inside_links_reads_back() {
             assert_eq!(back, m, "count {count}, mixed {mixed}");
         }
     }
+}
+
+/// Models of the fuzz targets' making (`Arbitrary`, from a fixed stream of pseudo-random bytes),
+/// some with a field pushed out of range: `write` and `stream` give what the listed offsets
+/// give, bytes or refusal, and where those place the model the one pass does too.
+#[cfg(feature = "arbitrary")]
+#[test]
+fn arbitrary_models_are_placed_alike() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut placed, mut refused) = (0, 0);
+    for round in 0..3000 {
+        let len = usize::try_from(next() % 6000).unwrap();
+        let bytes: Vec<u8> = (0..len).map(|_| next().to_le_bytes()[3]).collect();
+        let Ok(mut m) = Nav2File::arbitrary(&mut Unstructured::new(&bytes)) else {
+            continue;
+        };
+        m.stored = None;
+        let dc = m.data_chunks.first_mut();
+        match (round % 5, dc) {
+            (1, Some(dc)) => {
+                if let Some(n) = dc.navigation_graph.nodes.last_mut() {
+                    n.segment_index |= 0x1000;
+                }
+            }
+            (2, Some(dc)) => {
+                if let Some(mesh) = dc.navmesh_chunk.meshes.last_mut() {
+                    mesh.navigation_graph_nodes.clear();
+                }
+            }
+            (3, Some(dc)) => {
+                if let Some(e) = dc.navigation_graph.edges.first_mut() {
+                    e.kind = 4;
+                }
+            }
+            _ => {}
+        }
+        if same_as_listed(&m, &format!("model {round}")) {
+            placed += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    println!("{placed} models placed alike, {refused} refused alike");
+    assert!(
+        placed > 500 && refused > 200,
+        "{placed} placed, {refused} refused"
+    );
 }
