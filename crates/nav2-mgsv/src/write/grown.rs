@@ -175,19 +175,14 @@ fn navigation_graph(
     let (head_len, records_at) = (to_usize(link - pos)?, to_usize(nodes - pos)?);
     navmesh_indices.clear();
     // The running offset of the next block, in 2-byte units, and whether any node did not fit.
-    let mut units = 0u32;
-    let mut differs = 0u32;
-    let mut done = 0usize;
+    let (mut units, mut differs, mut done) = (0u32, 0u32, 0usize);
     while done < n {
         let before = done;
-        let written = 2 * units as usize;
-        let whole = o.slot(p + pos, head_len + written + ROOM, "Nodes")?;
-        let (head, rest) = whole.split_at_mut(head_len.min(whole.len()));
+        let (head, mut rest) = batch(o, p + pos, head_len, units)?;
         let (positions, records) = head.split_at_mut(records_at.min(head.len()));
-        let (Ok((positions, _)), Ok((records, _)), Some(mut rest)) = (
+        let (Ok((positions, _)), Ok((records, _))) = (
             <[PositionRecord]>::mut_from_prefix_with_elems(positions, n),
             <[NavigationGraphNodeRecord]>::mut_from_prefix_with_elems(records, n),
-            rest.get_mut(written..),
         ) else {
             return Err(not_running("NavigationGraph"));
         };
@@ -235,18 +230,11 @@ fn navmesh_chunk(o: &mut Out<'_>, p: u64, c: &NavmeshChunk) -> Result<u64> {
     let data = meshes + 4 * n as u64;
     header_and_positions(o, p, c, [32, to_u32(meshes)?, to_u32(data)?])?;
     let words_len = to_usize(data - meshes)?;
-    let mut units = 0u32;
-    let mut differs = 0u32;
-    let mut done = 0usize;
+    let (mut units, mut differs, mut done) = (0u32, 0u32, 0usize);
     while done < n {
         let before = done;
-        let written = 2 * units as usize;
-        let whole = o.slot(p + meshes, words_len + written + ROOM, "Meshes")?;
-        let (words, rest) = whole.split_at_mut(words_len.min(whole.len()));
-        let (Ok((words, _)), Some(mut rest)) = (
-            <[U32]>::mut_from_prefix_with_elems(words, n),
-            rest.get_mut(written..),
-        ) else {
+        let (words, mut rest) = batch(o, p + meshes, words_len, units)?;
+        let Ok((words, _)) = <[U32]>::mut_from_prefix_with_elems(words, n) else {
             return Err(not_running("NavmeshChunk"));
         };
         for (m, w) in c.meshes.iter().zip(words.iter_mut()).skip(done) {
@@ -268,6 +256,24 @@ fn navmesh_chunk(o: &mut Out<'_>, p: u64, c: &NavmeshChunk) -> Result<u64> {
     }
     let (_, size) = layout::nm_sections(c.positions.len() as u64, n as u64, 2 * u64::from(units));
     Ok(size)
+}
+
+/// The next batch of a list of blocks: the `head_len` bytes at `at` that come before the
+/// blocks (the arrays of fixed-size records), and the room after the `units` 2-byte units of
+/// blocks already put, grown by [`ROOM`] bytes.
+fn batch<'o>(
+    o: &'o mut Out<'_>,
+    at: u64,
+    head_len: usize,
+    units: u32,
+) -> Result<(&'o mut [u8], &'o mut [u8])> {
+    let written = 2 * units as usize;
+    let whole = o.slot(at, head_len + written + ROOM, "blocks")?;
+    let (head, rest) = whole.split_at_mut(head_len.min(whole.len()));
+    let room = rest
+        .get_mut(written..)
+        .ok_or_else(|| not_running("blocks"))?;
+    Ok((head, room))
 }
 
 fn u32s<const N: usize>(values: [u64; N]) -> Result<[u32; N]> {
