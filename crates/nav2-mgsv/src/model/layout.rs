@@ -521,6 +521,39 @@ pub(crate) fn connect_tile_info(c: &ConnectTileInfo) -> Result<([u16; 3], u64)> 
     ))
 }
 
+/// A chunk's size (its header included) as its NextChunkOffset, which its ChunkDesc's DataSize
+/// (24 bits) must hold too: data chunk `i`'s chunk of `kind`.
+pub(crate) fn chunk_size(size: u64, i: usize, kind: usize) -> Result<u32> {
+    u32::try_from(size)
+        .ok()
+        .filter(|s| *s <= 0x00ff_ffff)
+        .ok_or_else(|| {
+            Error::unrepresentable(
+                FORMAT,
+                format_args!("data_chunks[{i}] chunk {kind}"),
+                format!("size {size} does not fit ChunkDesc DataSize (24 bits)"),
+            )
+        })
+}
+
+/// The ChunkDescs, from each data chunk's chunk starts and sizes by kind (NavigationGraph,
+/// NavmeshChunk, SegmentChunk, SegmentGraph): the NavigationGraphs', then the SegmentGraphs',
+/// then the NavmeshChunks' (SegmentChunks have none).
+pub(crate) fn chunk_descs(model: &Nav2File, placed: &[[(u64, u32); 4]]) -> Result<Vec<ChunkDesc>> {
+    let mut descs = Vec::with_capacity(3 * placed.len());
+    for (kind, ty) in [(0usize, 0u32), (3, 3), (1, 1)] {
+        for (dc, at) in model.data_chunks.iter().zip(placed) {
+            let (start, size) = at.get(kind).copied().unwrap_or_default();
+            descs.push(ChunkDesc {
+                uid: dc.uid,
+                data_offset: fits("ChunkDesc DataOffset", start + 16)?,
+                type_and_size: ty | (size << 8),
+            });
+        }
+    }
+    Ok(descs)
+}
+
 /// The layout the writer gives `model` when it has no stored layout.
 pub fn compute(model: &Nav2File) -> Result<StoredLayout> {
     compute_with(model, RecordOffsets::Listed)
@@ -546,13 +579,15 @@ fn compute_with(model: &Nav2File, record_offsets: RecordOffsets) -> Result<Store
     };
     layout.data_chunks = vec![DataChunkLayout::default(); model.data_chunks.len()];
     let mut pos = chunks_offset;
-    // Chunk starts, by kind (NavigationGraph, NavmeshChunk, SegmentChunk, SegmentGraph).
-    let mut starts = vec![[0u64; 4]; model.data_chunks.len()];
+    // Each chunk's start and size, by kind (NavigationGraph, NavmeshChunk, SegmentChunk,
+    // SegmentGraph).
+    let mut placed = vec![[(0u64, 0u32); 4]; model.data_chunks.len()];
     for kind in 0..4 {
-        for (i, (dc, d)) in model
+        for (i, ((dc, d), at)) in model
             .data_chunks
             .iter()
             .zip(layout.data_chunks.iter_mut())
+            .zip(placed.iter_mut())
             .enumerate()
         {
             let size = match kind {
@@ -562,18 +597,9 @@ fn compute_with(model: &Nav2File, record_offsets: RecordOffsets) -> Result<Store
                 _ => segment_graph(&dc.segment_graph, d),
             }
             .map_err(|e| e.within(format_args!("data_chunks[{i}]")))?;
-            let next_chunk_offset = u32::try_from(size)
-                .ok()
-                .filter(|s| *s <= 0x00ff_ffff)
-                .ok_or_else(|| {
-                    Error::unrepresentable(
-                        FORMAT,
-                        format_args!("data_chunks[{i}] chunk {kind}"),
-                        format!("size {size} does not fit ChunkDesc DataSize (24 bits)"),
-                    )
-                })?;
-            if let Some(s) = starts.get_mut(i).and_then(|s| s.get_mut(kind)) {
-                *s = pos;
+            let next_chunk_offset = chunk_size(size, i, kind)?;
+            if let Some(at) = at.get_mut(kind) {
+                *at = (pos, next_chunk_offset);
             }
             if let Some(c) = d.chunks.get_mut(kind) {
                 *c = ChunkLayout {
@@ -584,23 +610,7 @@ fn compute_with(model: &Nav2File, record_offsets: RecordOffsets) -> Result<Store
             pos += size;
         }
     }
-    // Descriptors: NavigationGraph, SegmentGraph, NavmeshChunk (SegmentChunks have none).
-    for (kind, ty) in [(0usize, 0u32), (3, 3), (1, 1)] {
-        for ((dc, d), s) in model
-            .data_chunks
-            .iter()
-            .zip(&layout.data_chunks)
-            .zip(&starts)
-        {
-            let size = d.chunks.get(kind).map_or(0, |c| c.next_chunk_offset);
-            let start = s.get(kind).copied().unwrap_or(0);
-            layout.chunk_descs.push(ChunkDesc {
-                uid: dc.uid,
-                data_offset: fits("ChunkDesc DataOffset", start + 16)?,
-                type_and_size: ty | (size << 8),
-            });
-        }
-    }
+    layout.chunk_descs = chunk_descs(model, &placed)?;
     if !model.island_graphs.is_empty() {
         fits::<u8>("IslandGraphCount", n64(model.island_graphs.len()))?;
         layout.island_graphs_offset = fits("IslandGraphsOffset", pos)?;

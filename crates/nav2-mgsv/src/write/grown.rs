@@ -48,12 +48,12 @@ pub(super) fn place(m: &Nav2File) -> Result<Vec<u8>> {
     };
     // Each chunk's start and size, by kind (NavigationGraph, NavmeshChunk, SegmentChunk,
     // SegmentGraph), for the ChunkDescs.
-    let mut chunks = vec![[(0u32, 0u32); 4]; n];
+    let mut chunks = vec![[(0u64, 0u32); 4]; n];
     let mut scratch = DataChunkLayout::default();
     let mut navmesh_indices = Vec::new();
     let mut at = chunks_offset;
     for (kind, ty) in [(0usize, 0u32), (1, 1), (2, 4), (3, 3)] {
-        for (dc, placed) in m.data_chunks.iter().zip(chunks.iter_mut()) {
+        for (i, (dc, placed)) in m.data_chunks.iter().zip(chunks.iter_mut()).enumerate() {
             let p = at + 16;
             let size = match kind {
                 0 => navigation_graph(&mut o, p, &dc.navigation_graph, &mut navmesh_indices)?,
@@ -69,10 +69,7 @@ pub(super) fn place(m: &Nav2File) -> Result<Vec<u8>> {
                     size
                 }
             };
-            let size = to_u32(size)
-                .ok()
-                .filter(|s| *s <= 0x00ff_ffff)
-                .ok_or_else(|| not_running("chunk size"))?;
+            let size = layout::chunk_size(size, i, kind)?;
             let head = ChunkHeader {
                 chunk_type: U32::new(ty),
                 next_chunk_offset: U32::new(size),
@@ -81,22 +78,12 @@ pub(super) fn place(m: &Nav2File) -> Result<Vec<u8>> {
             };
             o.put(at, &head, "ChunkHeader")?;
             if let Some(c) = placed.get_mut(kind) {
-                *c = (to_u32(at)?, size);
+                *c = (at, size);
             }
             at += u64::from(size);
         }
     }
-    // Descriptors: NavigationGraph, SegmentGraph, NavmeshChunk (SegmentChunks have none).
-    for (kind, ty) in [(0usize, 0u32), (3, 3), (1, 1)] {
-        for (dc, placed) in m.data_chunks.iter().zip(&chunks) {
-            let (start, size) = placed.get(kind).copied().unwrap_or_default();
-            l.chunk_descs.push(ChunkDesc {
-                uid: dc.uid,
-                data_offset: to_u32(u64::from(start) + 16)?,
-                type_and_size: ty | size << 8,
-            });
-        }
-    }
+    l.chunk_descs = layout::chunk_descs(m, &chunks)?;
     if !m.island_graphs.is_empty() {
         l.island_graphs_offset = to_u32(at)?;
         for (i, g) in m.island_graphs.iter().enumerate() {
