@@ -120,6 +120,12 @@ impl Format for Nav2 {
         model.write()
     }
 
+    /// Into `out`'s memory: a model without a stored layout is put there in one pass.
+    fn write_into(&self, model: &Nav2File, out: &mut Vec<u8>) -> Result<()> {
+        *out = write::into_buffer(model, core::mem::take(out))?;
+        Ok(())
+    }
+
     /// Streams section by section, refusing before the first byte: see [`write::stream`].
     fn write_to(&self, model: &Nav2File, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         write::stream(model, out)

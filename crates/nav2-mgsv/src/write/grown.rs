@@ -32,12 +32,12 @@ const MESH_RECORD_MAX: usize = 48;
 /// blocks of a list are put: enough for a few hundred typical blocks, and for the largest.
 const ROOM: usize = 16 << 10;
 
-/// The bytes of `m` laid out the game's way, or an error (not meant to be shown) when something
-/// does not fit.
-pub(super) fn place(m: &Nav2File) -> Result<Vec<u8>> {
+/// The bytes of `m` laid out the game's way, in `buf`'s memory, or an error (not meant to be
+/// shown) when something does not fit.
+pub(super) fn place(m: &Nav2File, buf: Vec<u8>) -> Result<Vec<u8>> {
     let n = m.data_chunks.len();
     let (descs_size, chunks_offset) = layout::head(n as u64);
-    let mut o = Out::growing(estimate(m));
+    let mut o = Out::growing(buf, estimate(m));
     let mut l = StoredLayout {
         chunk_descs_offset: to_u32(HEADER_SIZE as u64)?,
         chunk_descs_data_size: to_u32(descs_size)?,

@@ -85,13 +85,20 @@ fn check_version(model: &Nav2File) -> Result<()> {
 }
 
 fn to_bytes(model: &Nav2File) -> Result<Vec<u8>> {
+    into_buffer(model, Vec::new())
+}
+
+/// The bytes [`Nav2File::write`] gives, in `buf`'s memory when the model is put in one pass (its
+/// contents are dropped): [`nav_core::Format::write_into`], where a rewrite hands over the
+/// buffer it read the file into.
+pub(crate) fn into_buffer(model: &Nav2File, buf: Vec<u8>) -> Result<Vec<u8>> {
     check_version(model)?;
     if let Some(out) = model.stored.as_deref().and_then(|s| stored_bytes(model, s)) {
         return Ok(out);
     }
     // The game's layout, put in one pass over the model; a model that does not fit is laid out
     // again with every offset listed, which finds and names the first field out of range.
-    if let Ok(out) = grown::place(model) {
+    if let Ok(out) = grown::place(model, buf) {
         return Ok(out);
     }
     place(model, &layout::compute(model)?, RecordOffsets::Listed)
@@ -210,11 +217,13 @@ impl<'w> Out<'w> {
         }
     }
 
-    /// A buffer that grows as records are put, up to the most this crate writes, starting with
-    /// room for `capacity` bytes ([`grown`]).
-    fn growing(capacity: usize) -> Self {
+    /// A buffer that grows as records are put, up to the most this crate writes, in the memory
+    /// of `buf` (emptied) with room for `capacity` bytes ([`grown`]).
+    fn growing(mut buf: Vec<u8>, capacity: usize) -> Self {
+        buf.clear();
+        buf.reserve(capacity);
         Out {
-            buf: Vec::with_capacity(capacity),
+            buf,
             base: 0,
             length: MAX_FILE_LEN as u64,
             sink: Sink::Buffer,

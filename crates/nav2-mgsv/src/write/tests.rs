@@ -38,7 +38,8 @@ fn same_outcome(
     }
 }
 
-/// What `write` and `stream` give `m`: the same bytes as `listed`, or the same refusal. Where
+/// What `write`, `write_into` and `stream` give `m`: the same bytes as `listed`, or the same
+/// refusal. Where
 /// `listed` places the model, the running offsets and the one pass that grows the output place
 /// it too, without falling back.
 fn same_as_listed(m: &Nav2File, what: &str) -> bool {
@@ -47,11 +48,19 @@ fn same_as_listed(m: &Nav2File, what: &str) -> bool {
         let l = layout::compute_running(m).unwrap();
         let running = place(m, &l, RecordOffsets::Running).unwrap();
         same_bytes(&running, bytes, format_args!("{what}: running offsets"));
-        let grown = grown::place(m).unwrap();
+        let grown = grown::place(m, vec![0xaa; 64]).unwrap();
         same_bytes(&grown, bytes, format_args!("{what}: grown in one pass"));
     }
     let got = m.write().map_err(|e| e.to_string());
     same_outcome(&got, &want, format_args!("{what}: write"));
+    // Into a buffer that held something else, longer than the file (a rewrite's input).
+    let mut into = vec![0x55; 300_000];
+    let got = nav_core::Format::write_into(&crate::Nav2, m, &mut into).map(|()| into);
+    same_outcome(
+        &got.map_err(|e| e.to_string()),
+        &want,
+        format_args!("{what}: write_into"),
+    );
     let mut streamed = Vec::new();
     let s = stream(m, &mut streamed).map(|()| streamed);
     same_outcome(
