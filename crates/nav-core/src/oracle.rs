@@ -204,7 +204,7 @@ fn summaries_agree<F: Format + ?Sized>(
 /// Checks that a model the writer accepts comes back equal from its own bytes (and that the view
 /// of those bytes gives the model's summary), that writing it twice gives the same bytes, and
 /// that the streaming writer ([`Format::write_to`]) accepts and refuses the same models and
-/// writes the same bytes. `Ok(None)` means the writer refused
+/// writes the same bytes, as [`Format::write_into`] does into a buffer that held other bytes. `Ok(None)` means the writer refused
 /// the model (that is allowed: not every model fits the format); `Ok(Some(bytes))` gives what
 /// was written.
 pub fn roundtrip_model<F: Format + ?Sized>(
@@ -216,6 +216,14 @@ pub fn roundtrip_model<F: Format + ?Sized>(
     let bytes = match (format.write(model), streamed) {
         (Ok(bytes), Ok(streamed)) => {
             compare("write_to", &bytes, &streamed)?;
+            // `write_into` replaces whatever the buffer held: here, other bytes.
+            let mut into = streamed;
+            into.truncate(bytes.len() / 2);
+            into.iter_mut().for_each(|b| *b = !*b);
+            format
+                .write_into(model, &mut into)
+                .map_err(RoundtripError::Write)?;
+            compare("write_into", &bytes, &into)?;
             bytes
         }
         (Err(_), Err(RoundtripError::Write(_))) => return Ok(None),
