@@ -1,16 +1,17 @@
 //! The writer.
 //!
-//! Two phases: first the layout (the stored one of a parsed file, or the game's layout that
-//! [`crate::model::layout::compute`] derives from the model), then every record is placed at the
-//! offset that layout gives it, in one buffer of the file's length: whole zerocopy records for the
+//! A stored layout, and [`stream`], take two phases: first the layout (the stored one of a parsed
+//! file, or the game's layout that [`crate::model::layout::compute`] derives from the model), then
+//! every record is placed at the offset that layout gives it, in one buffer of the file's length
+//! (or, for [`stream`], one window per section): whole zerocopy records for the
 //! arrays (`chunks.rs` and `navmesh.rs` for the four chunk kinds, `sections.rs` for the
 //! IslandGraphs, the SearchSpace and the ConnectTileInfo), and each variable-length block (link
 //! blocks, mesh records) filled in place, in a slot of its computed size (`Fill`). Bit fields
 //! and counts are narrowed with an error naming the field, never wrapped.
 //!
-//! [`Nav2File::write`] puts a model without a stored layout the game's way in one pass, without
-//! computing the layout first (`grown.rs`): the output grows section by section, and the
-//! headers that hold later sizes and offsets are put last. [`stream`], which must refuse a model
+//! [`Nav2File::write`] and `Format::write_into` put a model without a stored layout the game's
+//! way in one pass, without computing the layout first (`grown.rs`): the output grows section by
+//! section, and the headers that hold later sizes and offsets are put last. [`stream`], which must refuse a model
 //! before it writes a byte, computes the game's layout first, without its two per-record offset
 //! lists (one per NavigationGraph node, one per mesh): the writer places those link blocks and
 //! mesh records one after the other and adds their sizes up as it goes. Only a model that does
