@@ -204,9 +204,9 @@ fn summaries_agree<F: Format + ?Sized>(
 /// Checks that a model the writer accepts comes back equal from its own bytes (and that the view
 /// of those bytes gives the model's summary), that writing it twice gives the same bytes, and
 /// that the streaming writer ([`Format::write_to`]) accepts and refuses the same models and
-/// writes the same bytes, as [`Format::write_into`] does into a buffer that held other bytes. `Ok(None)` means the writer refused
-/// the model (that is allowed: not every model fits the format); `Ok(Some(bytes))` gives what
-/// was written.
+/// writes the same bytes, as [`Format::write_into`] does into a buffer that held other bytes.
+/// `Ok(None)` means the writer refused the model (that is allowed: not every model fits the
+/// format); `Ok(Some(bytes))` gives what was written.
 pub fn roundtrip_model<F: Format + ?Sized>(
     format: &F,
     model: &F::Model,

@@ -144,12 +144,12 @@ fn walk(dir: &Path, exclude: &[String], out: &mut Vec<(PathBuf, bool)>) {
     let mut entries: Vec<_> = entries
         .flatten()
         .map(|e| {
+            let path = e.path();
             let dir = match e.file_type() {
-                Ok(t) if t.is_symlink() => e.path().is_dir(),
-                Ok(t) => t.is_dir(),
-                Err(_) => e.path().is_dir(),
+                Ok(t) if !t.is_symlink() => t.is_dir(),
+                _ => path.is_dir(),
             };
-            (e.path(), dir)
+            (path, dir)
         })
         .collect();
     entries.sort();
@@ -256,18 +256,19 @@ mod tests {
             std::os::unix::fs::symlink(dir.join("b/inner"), dir.join("link-dir")).unwrap();
             std::os::unix::fs::symlink(dir.join("a.nav"), dir.join("link-file")).unwrap();
         }
-        let got: Vec<String> = files(std::slice::from_ref(&dir), &["skip".into()])
+        let got: Vec<PathBuf> = files(std::slice::from_ref(&dir), &["skip".into()])
             .unwrap()
             .into_iter()
             .map(|(p, named)| {
                 assert!(!named);
-                p.strip_prefix(&dir).unwrap().display().to_string()
+                p.strip_prefix(&dir).unwrap().to_path_buf()
             })
             .collect();
         let mut want = vec!["a.nav", "b/d.nav", "b/inner/c.nav"];
         if cfg!(unix) {
             want.extend(["link-dir/c.nav", "link-file"]);
         }
+        let want: Vec<PathBuf> = want.into_iter().map(PathBuf::from).collect();
         assert_eq!(got, want);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -11,12 +11,12 @@
 //!
 //! [`Nav2File::write`] and `Format::write_into` put a model without a stored layout the game's
 //! way in one pass, without computing the layout first (`grown.rs`): the output grows section by
-//! section, and the headers that hold later sizes and offsets are put last. [`stream`], which must refuse a model
-//! before it writes a byte, computes the game's layout first, without its two per-record offset
-//! lists (one per NavigationGraph node, one per mesh): the writer places those link blocks and
-//! mesh records one after the other and adds their sizes up as it goes. Only a model that does
-//! not fit is laid out again with every offset listed, by the record-by-record writer, which
-//! names the first field out of range.
+//! section, and the headers that hold later sizes and offsets are put last. [`stream`], which
+//! must refuse a model before it writes a byte, computes the game's layout first, without its two
+//! per-record offset lists (one per NavigationGraph node, one per mesh): the writer places those
+//! link blocks and mesh records one after the other and adds their sizes up as it goes. Only a
+//! model that does not fit is laid out again with every offset listed, by the record-by-record
+//! writer, which names the first field out of range.
 //!
 //! A stored layout (a file not laid out the way the game does, such as Obj2Nav2 output) is taken
 //! at its word only while it describes the model: the writer parses what it placed and keeps it
