@@ -20,9 +20,10 @@ use std::cell::OnceCell;
 use std::io::{self, Write};
 
 use super::model::{Compression, Item, NavmeshBody, PluginFile, Record, RecordBody};
-use super::view::{Node, PluginView, RecordView, inflate};
+use super::view::{GroupHeader, Node, PluginView, RecordHeader, RecordView, inflate};
 use super::{COMPRESSED, DEFAULT_LEVEL, FORMAT, MAX_DEPTH, deflate, detect_level};
 use super::{Signature, navi};
+use zerocopy::IntoBytes;
 
 fn put_record_view(w: &mut ByteWriter, r: &RecordView<'_>) {
     w.put(r.header).bytes(r.data);
@@ -421,19 +422,21 @@ fn plan(model: &PluginFile) -> Result<Plan<'_>> {
 
 fn emit_record(out: &mut dyn Write, p: &Prepared<'_>) -> io::Result<()> {
     let r = p.record;
-    let mut h = ByteWriter::with_capacity(28);
-    h.bytes(&r.signature.0)
-        .u32(p.size)
-        .u32(r.flags)
-        .u32(r.form_id)
-        .u16(r.timestamp)
-        .u16(r.version_control)
-        .u16(r.form_version)
-        .u16(r.version_control_2);
+    // The stored header record, copied whole: no buffer per record of the plugin.
+    let h = RecordHeader {
+        signature: r.signature.0,
+        data_size: p.size.into(),
+        flags: r.flags.into(),
+        form_id: r.form_id.into(),
+        timestamp: r.timestamp.into(),
+        version_control: r.version_control.into(),
+        form_version: r.form_version.into(),
+        version_control_2: r.version_control_2.into(),
+    };
+    out.write_all(h.as_bytes())?;
     if let Some(declared) = p.declared {
-        h.u32(declared);
+        out.write_all(&declared.to_le_bytes())?;
     }
-    out.write_all(h.as_slice())?;
     match &p.body {
         Body::Bytes(b) => out.write_all(b),
         Body::Navmesh(body) => {
@@ -462,15 +465,16 @@ fn emit_items<'p, 'm: 'p>(
             Item::Record(_) => emit_record(out, records.next().ok_or_else(lost)?)?,
             Item::Group(g) => {
                 let size = *groups.next().ok_or_else(lost)?;
-                let mut h = ByteWriter::with_capacity(24);
-                h.bytes(b"GRUP")
-                    .u32(size)
-                    .u32(g.label)
-                    .i32(g.group_type)
-                    .u16(g.timestamp)
-                    .u16(g.version_control)
-                    .u32(g.unknown);
-                out.write_all(h.as_slice())?;
+                let h = GroupHeader {
+                    signature: *b"GRUP",
+                    group_size: size.into(),
+                    label: g.label.into(),
+                    group_type: g.group_type.into(),
+                    timestamp: g.timestamp.into(),
+                    version_control: g.version_control.into(),
+                    unknown: g.unknown.into(),
+                };
+                out.write_all(h.as_bytes())?;
                 emit_items(out, &g.items, records, groups)?;
             }
         }
