@@ -408,12 +408,15 @@ fn pos_bytes(p: &Position) -> [u8; 6] {
     b
 }
 
-fn u16s(v: &[u16]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+/// The little-endian bytes of `v`, to extend a buffer with (no buffer of their own: these run
+/// once per record).
+fn u16s(v: &[u16]) -> impl Iterator<Item = u8> + '_ {
+    v.iter().flat_map(|x| x.to_le_bytes())
 }
 
-fn words(v: &[u32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+/// The little-endian bytes of `v`, as [`u16s`].
+fn words(v: &[u32]) -> impl Iterator<Item = u8> + '_ {
+    v.iter().flat_map(|x| x.to_le_bytes())
 }
 
 /// Puts every record of `m` where `l` says (the link blocks and mesh records where `r` says), in

@@ -18,12 +18,14 @@ pub(super) fn island_graph(
     let count = len_u16(ig.nodes.len(), "NodeCount")?;
     o.put_bytes(
         g,
-        &u16s(&[size, nodes, count, link, low, seg, groups, infos]),
+        &u16s(&[size, nodes, count, link, low, seg, groups, infos]).collect::<Vec<u8>>(),
         "header",
     )?;
     let mut recs = Vec::with_capacity(ig.nodes.len() * 14);
     let mut lows = Vec::with_capacity(ig.nodes.len() * 8);
     let mut counts = Vec::with_capacity(ig.nodes.len());
+    // One link block at a time, in one buffer for all of them.
+    let mut b = Vec::new();
     for (i, (n, &off)) in ig.nodes.iter().zip(&l.link_offsets).enumerate() {
         recs.extend(pos_bytes(&n.position));
         recs.extend(u16s(&[
@@ -42,7 +44,7 @@ pub(super) fn island_graph(
             n.crossing_data_chunk_links.len(),
             format_args!("Nodes[{i}] CrossingDataChunkLinkCount"),
         )?);
-        let mut b = Vec::new();
+        b.clear();
         for c in &n.crossing_data_chunk_links {
             b.extend(c.data_chunk_uid.0.to_le_bytes());
             b.extend(u16s(&[c.weight, c.node_index]));
@@ -68,7 +70,8 @@ pub(super) fn island_graph(
     }
     o.put_bytes(g + u64::from(nodes), &recs, "Nodes")?;
     o.put_bytes(g + u64::from(low), &lows, "LowGraphNodeLinks")?;
-    o.put_bytes(g + u64::from(seg), &u16s(&counts), "SegmentCounts")?;
+    let counts: Vec<u8> = u16s(&counts).collect();
+    o.put_bytes(g + u64::from(seg), &counts, "SegmentCounts")?;
     let mut grp = Vec::with_capacity(24);
     let mut sum = 0usize;
     for (c, start) in ig
@@ -120,7 +123,7 @@ pub(super) fn search_space(
         ));
     }
     let [descs, entries, self_size] = l.offsets;
-    let mut h = words(&ss.origin.map(|f| f.0));
+    let mut h: Vec<u8> = words(&ss.origin.map(|f| f.0)).collect();
     h.extend(ss.range_y.to_le_bytes());
     h.extend([0u8; 2]);
     h.extend(words(&ss.block_count));
@@ -184,7 +187,7 @@ pub(super) fn connect_tile_info(
     t: &ConnectTileInfo,
     l: &[u16; 3],
 ) -> Result<()> {
-    let mut h = u16s(l);
+    let mut h: Vec<u8> = u16s(l).collect();
     h.extend(u16s(&[
         len_u16(t.groups.len(), "GroupCount")?,
         len_u16(t.infos.len(), "InfoCount")?,
