@@ -12,6 +12,9 @@
 //!   summary, dump), and [`Finding`]/[`Summary`] that it returns.
 //! - [`geometry`]: a format-neutral view of a navmesh (world-space polygons and a graph) that
 //!   the exporters and the renderer work on.
+//! - [`ShortVec`]: the list type of the models' short per-record lists (a node's links, an
+//!   area's connections), kept inside the record up to a few items so that copying a file into
+//!   a model does not allocate once per record.
 //! - [`oracle`]: the round-trip checks used by the tests, the fuzz targets and `navkit roundtrip`.
 //! - `bytes` (with the `serde` feature): byte strings in JSON, as text where they are UTF-8, and
 //!   NUL-terminated names as plain strings with the terminator implied.
@@ -43,6 +46,7 @@ pub mod format;
 pub mod geometry;
 pub mod oracle;
 pub mod scalar;
+pub mod short_vec;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod write;
@@ -51,6 +55,7 @@ pub use cursor::Cursor;
 pub use error::{Error, ErrorKind, Result};
 pub use format::{Finding, Format, Part, Severity, Summary};
 pub use scalar::RawF32;
+pub use short_vec::ShortVec;
 pub use write::ByteWriter;
 
 /// zerocopy, re-exported so that format crates and their users derive against the same version.

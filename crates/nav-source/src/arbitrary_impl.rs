@@ -6,7 +6,7 @@
 //! leaves one model in sixteen as drawn so that the writer's refusals are exercised too.
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use nav_core::RawF32;
+use nav_core::{RawF32, ShortVec};
 
 use crate::flavour::{Flavour, Layout};
 use crate::model::{Area, AreaCustom, EncounterPath, SourceMesh, TerrorMesh};
@@ -47,7 +47,7 @@ fn conform_area(area: &mut Area, layout: &Layout, u: &mut Unstructured<'_>) -> R
                     from_direction: u.arbitrary()?,
                     to_area_id: u.arbitrary()?,
                     to_direction: u.arbitrary()?,
-                    spots: Vec::new(),
+                    spots: ShortVec::new(),
                 }
             };
         }
@@ -60,7 +60,7 @@ fn conform_area(area: &mut Area, layout: &Layout, u: &mut Unstructured<'_>) -> R
         area.place = 0;
     }
     if !layout.has_area_ladders() {
-        area.ladders = [Vec::new(), Vec::new()];
+        area.ladders = Default::default();
     }
     if !layout.has_occupy_times() {
         area.earliest_occupy_time = [RawF32::ZERO; 2];

@@ -1,12 +1,12 @@
 //! Copying a view into the owned model.
 
-use nav_core::RawF32;
 use nav_core::scalar::{F32, U32};
+use nav_core::{RawF32, ShortVec};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::model::{
-    ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
-    SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
+    ApproachArea, Area, AreaCustom, AreaIds, EncounterPath, EncounterSpot, HidingSpot, Ladder,
+    NavString, SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
 use crate::view::{
     ApproachRecord, AreaCustomView, AreaView, EncounterPathView, HidingSpots, LadderAreas,
@@ -21,8 +21,9 @@ fn f3(v: &[F32; 3]) -> [RawF32; 3] {
     [f(&v[0]), f(&v[1]), f(&v[2])]
 }
 
-fn ids(list: &[U32]) -> Vec<u32> {
-    list.iter().map(|v| v.get()).collect()
+/// One direction's ids, inside the area when there are up to 4.
+fn area_ids(list: &[U32]) -> AreaIds {
+    ShortVec::from_slice_map(list, |v| v.get())
 }
 
 fn floats<const N: usize>(list: &[F32]) -> [RawF32; N] {
@@ -101,7 +102,7 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
                 from_direction: head.from_direction,
                 to_area_id: head.to_area_id.get(),
                 to_direction: head.to_direction,
-                spots: records(spots, |s| EncounterSpot {
+                spots: ShortVec::from_slice_map(spots, |s| EncounterSpot {
                     hiding_spot_id: s.hiding_spot_id.get(),
                     t: s.t,
                 }),
@@ -140,12 +141,12 @@ pub fn area_to_model(a: &AreaView<'_>) -> Area {
         se_corner: f3(&a.extent().se_corner),
         ne_z: f(&a.extent().ne_z),
         sw_z: f(&a.extent().sw_z),
-        connections: a.connections().map(ids),
+        connections: a.connections().map(area_ids),
         hiding_spots,
         approach_areas: approach(a.approach_areas()),
         encounter_paths,
         place: a.place(),
-        ladders: a.ladders().map(ids),
+        ladders: a.ladders().map(area_ids),
         earliest_occupy_time: floats(a.earliest_occupy_time()),
         light_intensity: floats(a.light_intensity()),
         visible_areas: records(a.visible_areas(), |v| VisibleArea {

@@ -104,12 +104,22 @@ pub fn fix(mesh: &mut SourceMesh) -> Vec<String> {
 }
 
 /// Splits `list` into what `keep` accepts (left in place, in order) and what it refuses
-/// (returned, in order).
-fn take_refused<T>(list: &mut Vec<T>, keep: impl Fn(&T) -> bool) -> Vec<T> {
-    if list.iter().all(&keep) {
+/// (returned, in order). `list` is a `Vec` or a [`ShortVec`](nav_core::ShortVec).
+fn take_refused<T, L>(list: &mut L, keep: impl Fn(&T) -> bool) -> Vec<T>
+where
+    L: AsRef<[T]> + Default + Extend<T> + IntoIterator<Item = T>,
+{
+    if list.as_ref().iter().all(&keep) {
         return Vec::new();
     }
-    let (kept, refused) = std::mem::take(list).into_iter().partition(|x| keep(x));
+    let (mut kept, mut refused) = (L::default(), Vec::new());
+    for x in std::mem::take(list) {
+        if keep(&x) {
+            kept.extend([x]);
+        } else {
+            refused.push(x);
+        }
+    }
     *list = kept;
     refused
 }

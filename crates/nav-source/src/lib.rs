@@ -55,8 +55,8 @@ pub use fix::fix;
 pub use flavour::{Flavour, Layout, candidates};
 pub use geometry::geometry;
 pub use model::{
-    ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, HidingSpot, Ladder, NavString,
-    SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
+    ApproachArea, Area, AreaCustom, AreaIds, EncounterPath, EncounterSpot, HidingSpot, Ladder,
+    NavString, ShortVec, SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
 pub use validate::validate;
 pub use view::{AreaView, SourceView};

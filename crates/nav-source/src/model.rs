@@ -13,8 +13,15 @@
 //! The 5-byte records ([`EncounterSpot`], [`VisibleArea`], [`VisibleAreaIndex`]) are packed
 //! structs with the file's field order, so the lists that make up most of a large file take
 //! their file size in memory, not 8 bytes an entry.
+//!
+//! An area's short lists (its connections and ladders per direction, [`AreaIds`], and each
+//! encounter path's spots) are [`ShortVec`]s: up to 4 items stay inside the area, so that
+//! reading a file of a hundred thousand areas does not allocate several times per area. They
+//! read like a `Vec` (a slice, with `push`, `retain`, `extend` and the like), and are plain
+//! lists in JSON.
 
 use nav_core::RawF32;
+pub use nav_core::ShortVec;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::flavour::{Flavour, Layout};
@@ -160,6 +167,10 @@ pub struct TerrorMesh {
     pub max_view_distance: RawF32,
 }
 
+/// The area ids of one direction's connections or ladders: up to 4 kept inside the area (most
+/// directions of real files have 1 to 3), more on the heap.
+pub type AreaIds = ShortVec<u32, 4>;
+
 /// One area (`CNavArea`).
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -178,7 +189,7 @@ pub struct Area {
     /// Height of the implicit south-west corner.
     pub sw_z: RawF32,
     /// Connected area ids per direction: north, east, south, west.
-    pub connections: [Vec<u32>; 4],
+    pub connections: [AreaIds; 4],
     /// Hiding spots (at most 255). In v1 files only the position is stored; id and flags must
     /// be 0.
     pub hiding_spots: Vec<HidingSpot>,
@@ -189,7 +200,7 @@ pub struct Area {
     /// 1-based index into the place directory, 0 for none (from v5).
     pub place: u16,
     /// Ladder ids per direction: up, down (from v7).
-    pub ladders: [Vec<u32>; 2],
+    pub ladders: [AreaIds; 2],
     /// Earliest occupy time per team (from v8).
     pub earliest_occupy_time: [RawF32; 2],
     /// Light intensity at the corners NW, NE, SE, SW (from v11).
@@ -262,8 +273,8 @@ pub enum EncounterPath {
         to_area_id: u32,
         /// The direction it leaves by.
         to_direction: u8,
-        /// Spots along the path (at most 255).
-        spots: Vec<EncounterSpot>,
+        /// Spots along the path (at most 255; up to 4 are kept inside the path).
+        spots: ShortVec<EncounterSpot, 4>,
     },
 }
 

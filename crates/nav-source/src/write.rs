@@ -467,7 +467,7 @@ fn write_area<W: Sink>(
         absent(
             layout,
             format_args!("areas[{i}] ladders"),
-            area.ladders.iter().all(Vec::is_empty),
+            area.ladders.iter().all(|l| l.is_empty()),
         )?;
     }
     if layout.has_occupy_times() {

@@ -14,7 +14,7 @@ use nav_core::testing::{fix_files, is_negative, real_files, real_paths, vec3};
 use nav_core::{Finding, Format, RawF32, Severity};
 use nav_source::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder,
-    NavString, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
+    NavString, ShortVec, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
 
 fn errors(mesh: &SourceMesh) -> Vec<Finding> {
@@ -233,7 +233,7 @@ fn cs_mesh() -> SourceMesh {
     let mut mesh = SourceMesh::new(Flavour::CounterStrike, 16, 1);
     mesh.places = vec![NavString::with_nul("BombsiteA")];
     let mut a = area(1, 0.0);
-    a.connections[1] = vec![2, 3];
+    a.connections[1] = vec![2, 3].into();
     a.hiding_spots = vec![spot(10)];
     a.visible_areas = vec![
         VisibleArea {
@@ -251,17 +251,17 @@ fn cs_mesh() -> SourceMesh {
             from_direction: 1,
             to_area_id: 3,
             to_direction: 1,
-            spots: vec![EncounterSpot {
+            spots: ShortVec::from([EncounterSpot {
                 hiding_spot_id: 10,
                 t: 0,
-            }],
+            }]),
         },
         EncounterPath::Spots {
             from_area_id: 3,
             from_direction: 3,
             to_area_id: 3,
             to_direction: 1,
-            spots: vec![
+            spots: ShortVec::from([
                 EncounterSpot {
                     hiding_spot_id: 20,
                     t: 10,
@@ -270,10 +270,10 @@ fn cs_mesh() -> SourceMesh {
                     hiding_spot_id: 10,
                     t: 200,
                 },
-            ],
+            ]),
         },
     ];
-    a.ladders[0] = vec![7];
+    a.ladders[0] = vec![7].into();
     a.custom = AreaCustom::CounterStrike {
         approach_areas: vec![
             ApproachArea {
@@ -293,16 +293,16 @@ fn cs_mesh() -> SourceMesh {
         ],
     };
     let mut b = area(2, 50.0);
-    b.connections = [vec![], vec![3], vec![], vec![1]];
+    b.connections = [vec![], vec![3], vec![], vec![1]].map(Into::into);
     b.hiding_spots = vec![spot(20)];
     b.custom = AreaCustom::CounterStrike {
         approach_areas: Vec::new(),
     };
     let mut c = area(3, 100.0);
-    c.connections[3] = vec![2];
+    c.connections[3] = vec![2].into();
     c.place = 1;
     c.inherit_visibility_from = 2;
-    c.ladders[1] = vec![7];
+    c.ladders[1] = vec![7].into();
     c.custom = AreaCustom::CounterStrike {
         approach_areas: Vec::new(),
     };
@@ -361,7 +361,7 @@ fn hand_built_cs_mesh_gives_the_expected_lines() {
 fn hand_built_ladder_areas_are_set_to_none() {
     let mut mesh = cs_mesh();
     mesh.areas.remove(2);
-    mesh.areas[0].connections[1] = vec![2];
+    mesh.areas[0].connections[1] = vec![2].into();
     mesh.areas[1].connections[1].clear();
     mesh.areas[0].visible_areas.truncate(1);
     mesh.areas[0].encounter_paths.clear();
@@ -440,7 +440,7 @@ fn hand_built_l4d_visibility_follows_the_sub_version() {
 fn warnings_alone_are_left_alone() {
     let mut mesh = SourceMesh::new(Flavour::Left4Dead2, 16, 14);
     let mut a = area(1, 0.0);
-    a.connections[0] = vec![1];
+    a.connections[0] = vec![1].into();
     a.custom = AreaCustom::Terror {
         spawn_attributes: 0,
         legacy_word: None,

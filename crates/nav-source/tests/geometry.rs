@@ -36,10 +36,10 @@ fn area(id: u32, flags: u32, nw: [f32; 3], se: [f32; 3], ne_z: f32, sw_z: f32) -
 fn sample() -> SourceMesh {
     let mut mesh = SourceMesh::new(Flavour::Base, 16, 0);
     let mut a = area(10, 0, [0.0, 0.0, 0.0], [64.0, 32.0, 8.0], 2.0, 6.0);
-    a.connections[1] = vec![20, 999];
+    a.connections[1] = vec![20, 999].into();
     let mut b = area(20, 0x1, [64.0, 0.0, 0.0], [128.0, 32.0, 0.0], 0.0, 0.0);
-    b.connections[1] = vec![30];
-    b.connections[3] = vec![10];
+    b.connections[1] = vec![30].into();
+    b.connections[3] = vec![10].into();
     let mut c = area(
         30,
         0x3 | 0x1000,
@@ -48,7 +48,7 @@ fn sample() -> SourceMesh {
         100.0,
         100.0,
     );
-    c.connections[0] = vec![999, 20];
+    c.connections[0] = vec![999, 20].into();
     mesh.areas = vec![a, b, c];
     mesh.ladders = vec![Ladder {
         id: 1,
@@ -155,7 +155,7 @@ fn kinds_follow_a_fixed_priority() {
 fn duplicate_ids_and_dangling_references_stay_consistent() {
     let mut mesh = sample();
     mesh.areas[2].id = 10;
-    mesh.areas[1].connections[1] = vec![10];
+    mesh.areas[1].connections[1] = vec![10].into();
     mesh.ladders[0].bottom_area_id = 0;
     let g = SourceNav.geometry(&mesh).unwrap();
     assert!(g.is_consistent());
@@ -192,7 +192,7 @@ fn check_file(path: &Path, totals: &mut BTreeMap<String, usize>) -> Geometry {
     let connections: usize = mesh
         .areas
         .iter()
-        .map(|a| a.connections.iter().map(Vec::len).sum::<usize>())
+        .map(|a| a.connections.iter().map(|l| l.len()).sum::<usize>())
         .sum();
     assert!(count_kind(&g, "connection").2 <= connections, "{name}");
     for p in &g.polygons {

@@ -12,7 +12,7 @@ use nav_core::testing::{ArbitraryTally, arbitrary_models};
 use nav_core::{Format, RawF32};
 use nav_source::{
     Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder, NavString,
-    SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
+    ShortVec, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
 
 #[test]
@@ -51,14 +51,14 @@ fn built_tf2_mesh_writes_and_validates_clean() {
     let mut mesh = SourceMesh::new(Flavour::TeamFortress2, 16, 2);
     mesh.is_analyzed = 1;
     let mut a = area(1, 0.0);
-    a.connections[1] = vec![2];
+    a.connections[1] = vec![2].into();
     a.visible_areas = vec![VisibleArea {
         area_id: 2,
         attributes: 3,
     }];
     a.custom = AreaCustom::TeamFortress2 { tf_attributes: 1 };
     let mut b = area(2, 50.0);
-    b.connections[3] = vec![1];
+    b.connections[3] = vec![1].into();
     b.inherit_visibility_from = 1;
     b.custom = AreaCustom::TeamFortress2 { tf_attributes: 0 };
     mesh.areas = vec![a, b];
@@ -96,14 +96,14 @@ fn built_goldsrc_mesh_with_places_and_encounters() {
         from_direction: 1,
         to_area_id: 11,
         to_direction: 3,
-        spots: vec![EncounterSpot {
+        spots: ShortVec::from([EncounterSpot {
             hiding_spot_id: 7,
             t: 128,
-        }],
+        }]),
     }];
-    a.connections[0] = vec![11];
+    a.connections[0] = vec![11].into();
     let mut b = area(11, 50.0);
-    b.connections[2] = vec![10];
+    b.connections[2] = vec![10].into();
     mesh.areas = vec![a, b];
     mesh.stale_tail = vec![0xde, 0xad];
     let bytes = SourceNav.write(&mesh).expect("writes");

@@ -14,7 +14,7 @@ use nav_core::testing::{corpus_dir, real_files, vec3};
 use nav_core::{Format, RawF32};
 use nav_source::{
     ApproachArea, Area, AreaCustom, EncounterPath, EncounterSpot, Flavour, HidingSpot, Ladder,
-    NavString, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
+    NavString, ShortVec, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
 
 /// A small square grid of areas, connected to their neighbours, with one hiding spot each and
@@ -99,10 +99,10 @@ fn grid(mesh: &mut SourceMesh, side: u32) {
             from_direction: 1,
             to_area_id: second,
             to_direction: 1,
-            spots: vec![EncounterSpot {
+            spots: ShortVec::from([EncounterSpot {
                 hiding_spot_id: first * 10,
                 t: 128,
-            }],
+            }]),
         }
     };
     mesh.areas[0].encounter_paths.push(path);

@@ -16,14 +16,13 @@
 use nav_core::RawF32;
 
 pub use crate::records::{VERSION, VERSION_OLD};
-pub use short_vec::ShortVec;
+pub use nav_core::ShortVec;
 pub use sides::{MAX_SIDES, Sides, TooManySides};
 pub use stored::*;
 
 mod from_view;
 pub(crate) mod game_layout;
 pub mod layout;
-mod short_vec;
 mod sides;
 mod stored;
 

@@ -1,7 +1,9 @@
-//! [`ShortVec`]: the list type of the model's short per-record lists that the format lets grow
-//! (a node's links, a bucket's entries), kept inside the record up to `N` items so that copying a
-//! file into the model does not allocate once per record. A mesh's per-side lists, which never
-//! hold more than 4, are [`Sides`](super::Sides).
+//! [`ShortVec`]: the list type of the models' short per-record lists that a format lets grow (a
+//! nav2-mgsv node's links, a Source area's connections per direction, an encounter path's spots),
+//! kept inside the record up to `N` items so that copying a file into a model does not allocate
+//! once per record. A model with a hundred thousand records and a list or two in each would
+//! otherwise spend a tenth of its copy in the allocator, and more once a second thread runs (the
+//! system allocator then locks its arena on every call its thread cache cannot serve).
 
 use smallvec::SmallVec;
 use std::fmt;
