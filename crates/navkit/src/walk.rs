@@ -100,9 +100,17 @@ impl Ends {
         Ends(Mutex::new((0, len)))
     }
 
+    /// The two ends. Nothing panics while holding them, and a poisoned lock still holds valid
+    /// ends, so a batch never skips items for it.
+    fn lock(&self) -> std::sync::MutexGuard<'_, (usize, usize)> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Takes the first position left.
     fn front(&self) -> Option<usize> {
-        let mut ends = self.0.lock().ok()?;
+        let mut ends = self.lock();
         let (front, back) = *ends;
         (front < back).then(|| {
             ends.0 = front + 1;
@@ -112,7 +120,7 @@ impl Ends {
 
     /// Takes the last position left.
     fn back(&self) -> Option<usize> {
-        let mut ends = self.0.lock().ok()?;
+        let mut ends = self.lock();
         let (front, back) = *ends;
         (front < back).then(|| {
             ends.1 = back - 1;
@@ -304,6 +312,26 @@ mod tests {
         let want: Vec<PathBuf> = want.into_iter().map(PathBuf::from).collect();
         assert_eq!(got, want);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn ends_give_every_position_once_from_either_end() {
+        let ends = Ends::new(5);
+        let got = [
+            ends.front(),
+            ends.back(),
+            ends.back(),
+            ends.front(),
+            ends.back(),
+            ends.front(),
+            ends.back(),
+        ];
+        assert_eq!(
+            got,
+            [Some(0), Some(4), Some(3), Some(1), Some(2), None, None]
+        );
+        assert_eq!(Ends::new(0).front(), None);
+        assert_eq!(Ends::new(0).back(), None);
     }
 
     #[test]
