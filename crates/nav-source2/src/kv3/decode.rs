@@ -12,6 +12,7 @@
 //! the lanes alone would not bound it).
 
 use nav_core::{Error, Result};
+use std::sync::Arc;
 
 use super::{Kv3Header, TRAILER, format_guid};
 use crate::FORMAT;
@@ -47,19 +48,21 @@ pub enum Kv3Value {
     Float(f32),
     /// A 64-bit float.
     Double(f64),
-    /// A string.
-    String(String),
+    /// A string, shared with every other value and key of the document that names the same
+    /// entry of the string table.
+    String(Arc<str>),
     /// An array.
     Array(Vec<Kv3Value>),
-    /// An object: keys and values in file order.
-    Object(Vec<(String, Kv3Value)>),
+    /// An object: keys and values in file order. Keys are shared like strings: a document
+    /// names the same few keys on every object, and copying each would allocate once per member.
+    Object(Vec<(Arc<str>, Kv3Value)>),
 }
 
 impl Kv3Value {
     /// The member `key` of an object.
     pub fn get(&self, key: &str) -> Option<&Kv3Value> {
         match self {
-            Kv3Value::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Kv3Value::Object(m) => m.iter().find(|(k, _)| &**k == key).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -106,7 +109,7 @@ impl serde::Serialize for Kv3Value {
             Kv3Value::Object(members) => {
                 let mut map = s.serialize_map(Some(members.len()))?;
                 for (k, v) in members {
-                    map.serialize_entry(k, v)?;
+                    map.serialize_entry(&**k, v)?;
                 }
                 map.end()
             }
@@ -245,14 +248,16 @@ impl<'b> Lanes<'b> {
     }
 }
 
-fn strings(bytes: &mut &[u8], count: u32) -> Result<Vec<String>> {
+fn strings(bytes: &mut &[u8], count: u32) -> Result<Vec<Arc<str>>> {
     let mut out = Vec::with_capacity((count as usize).min(bytes.len()));
     for _ in 0..count {
         let end = bytes
             .iter()
             .position(|b| *b == 0)
             .ok_or_else(|| bad("a string of the string table has no NUL"))?;
-        out.push(String::from_utf8_lossy(bytes.get(..end).unwrap_or(&[])).into_owned());
+        out.push(Arc::from(String::from_utf8_lossy(
+            bytes.get(..end).unwrap_or(&[]),
+        )));
         *bytes = bytes.get(end + 1..).unwrap_or(&[]);
     }
     Ok(out)
@@ -274,7 +279,9 @@ struct Reader<'b> {
     object_lengths: &'b [u8],
     main: Lanes<'b>,
     aux: Lanes<'b>,
-    strings: Vec<String>,
+    strings: Vec<Arc<str>>,
+    /// The string of id -1.
+    empty: Arc<str>,
     budget: usize,
 }
 
@@ -293,10 +300,10 @@ impl Reader<'_> {
         Ok(t)
     }
 
-    fn string(&mut self) -> Result<String> {
+    fn string(&mut self) -> Result<Arc<str>> {
         let id = i32::from_le_bytes(self.main.bytes4()?);
         if id == -1 {
-            return Ok(String::new());
+            return Ok(self.empty.clone());
         }
         usize::try_from(id)
             .ok()
@@ -412,6 +419,7 @@ pub fn decode(bytes: &[u8]) -> Result<Kv3Document> {
         main: Lanes::default(),
         aux: Lanes::default(),
         strings: Vec::new(),
+        empty: Arc::from(""),
         budget: 0,
     };
     let buffer1;
