@@ -144,6 +144,13 @@ pub trait Format {
         None
     }
 
+    /// The model as a navigation graph ([`crate::navigation`]): the cells the game paths over,
+    /// with the ids users know, and directed edges of the kinds the file stores. `None` for a
+    /// format that has not mapped itself yet.
+    fn navigation(&self, _model: &Self::Model) -> Option<crate::navigation::Graph> {
+        None
+    }
+
     /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, or
     /// `None` for a format that has no builder. The builder refuses meshes the format cannot hold
     /// with an error naming the limit.

@@ -12,6 +12,8 @@
 //!   summary, dump), and [`Finding`]/[`Summary`] that it returns.
 //! - [`geometry`]: a format-neutral view of a navmesh (world-space polygons and a graph) that
 //!   the exporters and the renderer work on.
+//! - [`navigation`]: one navigation graph (cells, directed edges) that every format builds from
+//!   its model, and the queries over it: which cell a point is on, the way between two cells.
 //! - [`ShortVec`]: the list type of the models' short per-record lists (a node's links, an
 //!   area's connections), kept inside the record up to a few items so that copying a file into
 //!   a model does not allocate once per record.
@@ -44,6 +46,7 @@ pub mod cursor;
 pub mod error;
 pub mod format;
 pub mod geometry;
+pub mod navigation;
 pub mod oracle;
 pub mod scalar;
 pub mod short_vec;
