@@ -1,17 +1,18 @@
-//! The library behind the `navkit` command: the registry of formats and the commands.
+//! The library behind the `navkit` command: the commands, and what they write (glTF, OBJ,
+//! pictures) and read (meshes).
 //!
-//! It is a library so that its tests can drive every registered format in-process; the binary
-//! in `main.rs` only calls [`cli::main`].
+//! The formats themselves are reached through `navkit-lib`'s registry, re-exported here as
+//! [`registry`], [`json`] and [`diff`]. It is a library so that its tests can drive every
+//! registered format in-process; the binary in `main.rs` only calls [`cli::main`].
 #![forbid(unsafe_code)]
 
 pub mod cli;
-pub mod diff;
 pub mod export;
 pub mod font;
 pub mod fuzzing;
 pub mod import;
-pub mod json;
 pub mod palette;
-pub mod registry;
 pub mod render;
 pub mod walk;
+
+pub use navkit_lib::{diff, json, registry};

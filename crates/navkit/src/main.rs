@@ -1,4 +1,4 @@
-//! `navkit`: inspect, validate, convert and round-trip navigation-mesh files of five game engines.
+//! `navkit`: inspect, validate, convert, navigate and round-trip navigation-mesh files of six game engines.
 //!
 //! The format of a file is found from its signature (or its file name ending, for formats without
 //! one); `--format NAME` forces it. Output is for people by default and JSON with `--json`.

@@ -1,12 +1,16 @@
-//! The formats the tool knows, behind one object-safe trait.
+//! The formats navkit knows, behind one object-safe trait.
 //!
 //! Every format crate implements [`nav_core::Format`] with its own view and model types. The
-//! tool needs to treat them alike, so [`AnyFormat`] wraps each one: bytes in, bytes, text or JSON
-//! out. It is implemented once, for every `Format` whose model serialises.
+//! command-line tool and the Python package need to treat them alike, so [`AnyFormat`] wraps each
+//! one, and [`Opened`] wraps a model read from a file: open once, then write, validate, fix,
+//! convert to JSON, list parts, take the geometry or the navigation graph without parsing again.
+//! Both are implemented once, for every `Format` whose model serialises; no format is named
+//! outside [`FORMATS`].
 //!
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
 use nav_core::geometry::{Geometry, TriangleMesh};
+use nav_core::navigation::Graph;
 use nav_core::oracle::{BuildError, RoundtripError, check_build, roundtrip_bytes};
 use nav_core::{Error, Finding, Format, Part, Summary};
 use serde::Serialize;
@@ -37,8 +41,8 @@ pub enum JsonError {
     Output(std::io::Error),
 }
 
-/// A format, as the command-line tool sees it.
-pub trait AnyFormat: Sync {
+/// A format, as the command-line tool and the Python package see it.
+pub trait AnyFormat: Send + Sync {
     /// Crate name (`nav-quake`).
     fn name(&self) -> &'static str;
     /// One line about the format.
@@ -49,6 +53,15 @@ pub trait AnyFormat: Sync {
     fn sniff(&self, bytes: &[u8]) -> bool;
     /// Whether the format has a signature at all.
     fn has_signature(&self) -> bool;
+    /// Reads a file into its model once ([`Format::read`]), for every later call on
+    /// [`Opened`].
+    fn open(&self, bytes: &[u8]) -> Result<Box<dyn Opened>, Error>;
+    /// Reads a model from a JSON document ([`crate::json::read_document`]) and brings its
+    /// derived data up to date ([`Format::refresh`]); also the lines saying what that changed.
+    fn open_json(
+        &self,
+        input: &mut dyn std::io::Read,
+    ) -> Result<(Box<dyn Opened>, Vec<String>), String>;
     /// Format, version and counts.
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error>;
     /// The whole structure as text.
@@ -102,8 +115,8 @@ pub trait AnyFormat: Sync {
 
 impl<F> AnyFormat for F
 where
-    F: Format + Sync,
-    F::Model: Serialize + DeserializeOwned,
+    F: Format + Clone + Send + Sync + 'static,
+    F::Model: Serialize + DeserializeOwned + Send + Sync,
 {
     fn name(&self) -> &'static str {
         Format::name(self)
@@ -125,68 +138,70 @@ where
         Format::has_signature(self)
     }
 
+    fn open(&self, bytes: &[u8]) -> Result<Box<dyn Opened>, Error> {
+        Ok(Box::new(Model {
+            format: self.clone(),
+            model: self.read(bytes)?,
+        }))
+    }
+
+    fn open_json(
+        &self,
+        input: &mut dyn std::io::Read,
+    ) -> Result<(Box<dyn Opened>, Vec<String>), String> {
+        let mut model: F::Model = crate::json::read_document(input)?;
+        let refreshed = self.refresh(&mut model);
+        let opened = Model {
+            format: self.clone(),
+            model,
+        };
+        Ok((Box::new(opened), refreshed))
+    }
+
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error> {
         Ok(self.view_summary(&self.parse(bytes)?))
     }
 
     fn dump(&self, bytes: &[u8]) -> Result<String, Error> {
-        let model = self.read(bytes)?;
-        let mut out = String::new();
-        // Writing into a String cannot fail.
-        let _ = Format::dump(self, &model, &mut out);
-        Ok(out)
+        Ok(self.open(bytes)?.dump())
     }
 
     fn to_json(&self, bytes: &[u8], out: &mut dyn std::io::Write) -> Result<(), JsonError> {
-        let model = self.read(bytes).map_err(JsonError::Input)?;
-        crate::json::write_document(Format::name(self), &model, out).map_err(JsonError::Output)
+        let opened = self.open(bytes).map_err(JsonError::Input)?;
+        opened.to_json(out).map_err(JsonError::Output)
     }
 
     fn read_json(&self, input: &mut dyn std::io::Read) -> Result<(Vec<u8>, Vec<String>), String> {
-        let mut model: F::Model = crate::json::read_document(input)?;
-        let refreshed = self.refresh(&mut model);
-        let bytes = self.write(&model).map_err(|e| e.to_string())?;
+        let (opened, refreshed) = self.open_json(input)?;
+        let bytes = opened.write().map_err(|e| e.to_string())?;
         Ok((bytes, refreshed))
     }
 
     fn fix(&self, bytes: &[u8]) -> Result<(Vec<u8>, Vec<String>), Error> {
-        let mut model = self.read(bytes)?;
-        let changes = Format::fix(self, &mut model);
+        let mut opened = self.open(bytes)?;
+        let changes = opened.fix();
         if changes.is_empty() {
             return Ok((bytes.to_vec(), changes));
         }
-        Ok((self.write(&model)?, changes))
+        Ok((opened.write()?, changes))
     }
 
     fn parts(&self, bytes: &[u8]) -> Result<Vec<Part<'static>>, Error> {
-        let model = self.read(bytes)?;
-        Ok(Format::parts(self, &model)
-            .into_iter()
-            .map(|p| Part {
-                bytes: std::borrow::Cow::Owned(p.bytes.into_owned()),
-                ..p
-            })
-            .collect())
+        Ok(self.open(bytes)?.parts())
     }
 
     fn replace_part(&self, bytes: &[u8], name: &str, part: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut model = self.read(bytes)?;
-        Format::replace_part(self, &mut model, name, part)?;
-        self.write(&model)
+        let mut opened = self.open(bytes)?;
+        opened.replace_part(name, part)?;
+        opened.write()
     }
 
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error> {
-        crate::diff::Tree::of(&self.read(bytes)?).map_err(|e| {
-            Error::unrepresentable(
-                Format::name(self),
-                "model",
-                format!("cannot serialise: {e}"),
-            )
-        })
+        self.open(bytes)?.model_tree()
     }
 
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
-        self.write(&self.read(bytes)?)
+        self.open(bytes)?.write()
     }
 
     fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error> {
@@ -227,11 +242,11 @@ where
     }
 
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error> {
-        Ok(Format::validate(self, &self.read(bytes)?))
+        Ok(self.open(bytes)?.validate())
     }
 
     fn geometry(&self, bytes: &[u8]) -> Result<Option<Geometry>, Error> {
-        Ok(Format::geometry(self, &self.read(bytes)?))
+        Ok(self.open(bytes)?.geometry())
     }
 
     fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>> {
@@ -240,6 +255,139 @@ where
 
     fn check_build(&self, mesh: &TriangleMesh) -> Result<bool, BuildError> {
         check_build(self, mesh)
+    }
+}
+
+/// A model read from a file or a JSON document, with its format: what every call after
+/// [`AnyFormat::open`] works on, so that a file is parsed once however many questions are asked
+/// of it. Object-safe; `Send + Sync`, so an opened model can be shared between threads.
+pub trait Opened: Send + Sync {
+    /// The format the model is of.
+    fn format(&self) -> &dyn AnyFormat;
+    /// Format, version and counts ([`Format::summary`]).
+    fn summary(&self) -> Summary;
+    /// The whole structure as text ([`Format::dump`]).
+    fn dump(&self) -> String;
+    /// The JSON document of the model (`{"format": ..., "model": ...}`), written straight from
+    /// the model into `out` ([`crate::json::write_document`]).
+    fn to_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
+    /// The model written as a file: the bytes it was read from when it is unchanged.
+    fn write(&self) -> Result<Vec<u8>, Error>;
+    /// The model streamed to `out` ([`Format::write_to`]).
+    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()>;
+    /// Semantic findings ([`Format::validate`]).
+    fn validate(&self) -> Vec<Finding>;
+    /// Makes the model consistent after an edit ([`Format::fix`]); one line per change.
+    fn fix(&mut self) -> Vec<String>;
+    /// The files the container holds ([`Format::parts`]), copied out.
+    fn parts(&self) -> Vec<Part<'static>>;
+    /// Puts `part` in place of the part named `name` ([`Format::replace_part`]).
+    fn replace_part(&mut self, name: &str, part: &[u8]) -> Result<(), Error>;
+    /// World-space polygons and a graph ([`Format::geometry`]); `None` without a mapping.
+    fn geometry(&self) -> Option<Geometry>;
+    /// The navigation graph ([`Format::navigation`]); `None` without a mapping.
+    fn navigation(&self) -> Option<Graph>;
+    /// The model as a compact serde tree, for [`crate::diff`].
+    fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
+    /// A copy of this model, as a new opened model.
+    fn boxed_clone(&self) -> Box<dyn Opened>;
+    /// The model itself, for a caller that knows its type (`downcast_ref::<nav_quake::NavFile>`).
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// The model itself, mutable, for a caller that knows its type.
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// An [`Opened`] model of the format `F`.
+struct Model<F: Format> {
+    format: F,
+    model: F::Model,
+}
+
+impl<F> Opened for Model<F>
+where
+    F: Format + Clone + Send + Sync + 'static,
+    F::Model: Serialize + DeserializeOwned + Send + Sync,
+{
+    fn format(&self) -> &dyn AnyFormat {
+        &self.format
+    }
+
+    fn summary(&self) -> Summary {
+        self.format.summary(&self.model)
+    }
+
+    fn dump(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = Format::dump(&self.format, &self.model, &mut out);
+        out
+    }
+
+    fn to_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        crate::json::write_document(Format::name(&self.format), &self.model, out)
+    }
+
+    fn write(&self) -> Result<Vec<u8>, Error> {
+        self.format.write(&self.model)
+    }
+
+    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.format.write_to(&self.model, out)
+    }
+
+    fn validate(&self) -> Vec<Finding> {
+        Format::validate(&self.format, &self.model)
+    }
+
+    fn fix(&mut self) -> Vec<String> {
+        Format::fix(&self.format, &mut self.model)
+    }
+
+    fn parts(&self) -> Vec<Part<'static>> {
+        Format::parts(&self.format, &self.model)
+            .into_iter()
+            .map(|p| Part {
+                bytes: std::borrow::Cow::Owned(p.bytes.into_owned()),
+                ..p
+            })
+            .collect()
+    }
+
+    fn replace_part(&mut self, name: &str, part: &[u8]) -> Result<(), Error> {
+        Format::replace_part(&self.format, &mut self.model, name, part)
+    }
+
+    fn geometry(&self) -> Option<Geometry> {
+        Format::geometry(&self.format, &self.model)
+    }
+
+    fn navigation(&self) -> Option<Graph> {
+        Format::navigation(&self.format, &self.model)
+    }
+
+    fn model_tree(&self) -> Result<crate::diff::Tree, Error> {
+        crate::diff::Tree::of(&self.model).map_err(|e| {
+            Error::unrepresentable(
+                Format::name(&self.format),
+                "model",
+                format!("cannot serialise: {e}"),
+            )
+        })
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Opened> {
+        Box::new(Model {
+            format: self.format.clone(),
+            model: self.model.clone(),
+        })
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        &self.model
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        &mut self.model
     }
 }
 
