@@ -98,7 +98,7 @@ impl Navigator {
                 ids.entry(cell.id).or_insert(i);
             }
         }
-        let centres = graph
+        let centres: Vec<Option<[f64; 3]>> = graph
             .cells
             .iter()
             .map(|c| {
@@ -108,7 +108,7 @@ impl Navigator {
             })
             .collect();
         Ok(Navigator {
-            adjacency: Adjacency::build(&graph),
+            adjacency: Adjacency::build(&graph, &centres),
             grid: Grid::build(&graph),
             ids,
             centres,
@@ -200,6 +200,33 @@ impl Navigator {
         }
         let dh = centre.height - q.height;
         Some((dx * dx + dy * dy + dh * dh).sqrt())
+    }
+
+    /// The height of cell `index`'s surface under `p` (a node's own height), when the cell
+    /// covers `p` as [`Navigator::locate`] counts it: the middle of the span for a vertical or
+    /// degenerate polygon. For the checks in [`crate::testing`].
+    #[cfg(feature = "testing")]
+    pub(crate) fn height_under(&self, index: u32, p: [f32; 3]) -> Option<f64> {
+        let q = Planned::new(self.graph.up, p);
+        let tol = tolerance(q.plan);
+        self.cover(index, q, tol, &mut Vec::new())?;
+        let polygon = self.graph.polygon(index);
+        if polygon.len() >= 3 {
+            let corners: Vec<Planned> = polygon
+                .iter()
+                .map(|&c| Planned::new(self.graph.up, c))
+                .collect();
+            let (lo, hi) = surface(&corners, q.plan);
+            return Some(lo.midpoint(hi));
+        }
+        let centre = self.graph.cells.get(index as usize)?.centre?;
+        Some(Planned::new(self.graph.up, centre).height)
+    }
+
+    /// The centre of cell `index` in `f64`, where it has a finite one.
+    #[cfg(feature = "testing")]
+    pub(crate) fn centre(&self, index: u32) -> Option<[f64; 3]> {
+        self.centres.get(index as usize).copied().flatten()
     }
 
     /// The cheapest route from `from` to `to` under `weight`, following only the edges whose

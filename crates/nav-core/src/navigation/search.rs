@@ -38,11 +38,15 @@ pub(crate) struct Adjacency {
     targets: Vec<u32>,
     /// The edges' kinds, beside `targets`.
     kinds: Vec<EdgeKind>,
+    /// The 3D distance between each edge's two cells' centres, beside `targets` (NaN where
+    /// either has none).
+    lengths: Vec<f64>,
 }
 
 impl Adjacency {
-    /// The adjacency of a consistent graph (edges naming missing cells are dropped).
-    pub(crate) fn build(graph: &Graph) -> Self {
+    /// The adjacency of a consistent graph (edges naming missing cells are dropped), with
+    /// each edge's length between `centres` (every cell's centre in `f64`, where it has one).
+    pub(crate) fn build(graph: &Graph, centres: &[Option<[f64; 3]>]) -> Self {
         let n = graph.cells.len();
         let mut edges: Vec<(u32, u32, EdgeKind)> = graph
             .edges
@@ -61,15 +65,28 @@ impl Adjacency {
         for k in 1..offsets.len() {
             offsets[k] += offsets[k - 1];
         }
+        let centre = |c: u32| centres.get(c as usize).copied().flatten();
         Adjacency {
             offsets,
             targets: edges.iter().map(|e| e.1).collect(),
             kinds: edges.iter().map(|e| e.2).collect(),
+            lengths: edges
+                .iter()
+                .map(|e| match (centre(e.0), centre(e.1)) {
+                    (Some(a), Some(b)) => distance(a, b),
+                    _ => f64::NAN,
+                })
+                .collect(),
         }
     }
 
     /// The edges leaving `cell`: (target, kind).
     pub(crate) fn out(&self, cell: u32) -> impl Iterator<Item = (u32, EdgeKind)> + '_ {
+        self.out_measured(cell).map(|(t, kind, _)| (t, kind))
+    }
+
+    /// The edges leaving `cell`: (target, kind, length).
+    fn out_measured(&self, cell: u32) -> impl Iterator<Item = (u32, EdgeKind, f64)> + '_ {
         let i = cell as usize;
         let (a, b) = match (self.offsets.get(i), self.offsets.get(i + 1)) {
             (Some(&a), Some(&b)) => (a, b),
@@ -77,7 +94,12 @@ impl Adjacency {
         };
         let targets = self.targets.get(a..b).unwrap_or_default();
         let kinds = self.kinds.get(a..b).unwrap_or_default();
-        targets.iter().copied().zip(kinds.iter().copied())
+        let lengths = self.lengths.get(a..b).unwrap_or_default();
+        targets
+            .iter()
+            .zip(kinds)
+            .zip(lengths)
+            .map(|((&t, &k), &l)| (t, k, l))
     }
 
     /// Whether an edge of a kind followed under `walk_only` leads from `from` to `to`.
@@ -146,47 +168,42 @@ impl Adjacency {
         };
         let mut best = vec![f64::INFINITY; n];
         let mut previous = vec![u32::MAX; n];
+        let mut closed = vec![false; n];
         *best.get_mut(from as usize)? = 0.0;
         let mut open = BinaryHeap::new();
         open.push(Open {
             estimate: heuristic(from),
-            cost: 0.0,
             cell: from,
         });
-        while let Some(Open { cost, cell, .. }) = open.pop() {
-            if cell == to {
-                return Some((trace(&previous, from, to)?, cost));
+        while let Some(Open { cell, .. }) = open.pop() {
+            // The first pop of a cell is its cheapest (the heuristic is consistent); later ones
+            // are stale entries.
+            match closed.get_mut(cell as usize) {
+                Some(done) if !*done => *done = true,
+                _ => continue,
             }
             let here = best.get(cell as usize).copied().unwrap_or(f64::INFINITY);
-            if cost > here {
-                continue; // a cheaper way here was found after this entry was pushed
+            if cell == to {
+                return Some((trace(&previous, from, to)?, here));
             }
-            let centre = centres.get(cell as usize).copied().flatten();
-            for (next, kind) in self.out(cell) {
-                if !kind.followed(walk_only) {
-                    continue;
-                }
+            for (next, kind, length) in self.out_measured(cell) {
                 let step = match weight {
                     Weight::Hops => 1.0,
-                    Weight::Distance => {
-                        match (centre, centres.get(next as usize).copied().flatten()) {
-                            (Some(a), Some(b)) => distance(a, b),
-                            _ => continue,
-                        }
-                    }
+                    Weight::Distance => length, // NaN where a centre is missing: never taken
                 };
                 let cost = here + step;
                 let Some(known) = best.get_mut(next as usize) else {
                     continue;
                 };
-                if cost < *known {
+                // A closed cell keeps its route (rounding could otherwise relink it in a loop).
+                let open_still = closed.get(next as usize).is_some_and(|done| !done);
+                if cost < *known && open_still && kind.followed(walk_only) {
                     *known = cost;
                     if let Some(p) = previous.get_mut(next as usize) {
                         *p = cell;
                     }
                     open.push(Open {
                         estimate: cost + heuristic(next),
-                        cost,
                         cell: next,
                     });
                 }
@@ -249,12 +266,11 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     }
 }
 
-/// An entry of the open list: cheapest estimate first, then the one further along (larger
-/// cost), then the smaller cell index, so searches are deterministic.
+/// An entry of the open list: cheapest estimate first, then the smaller cell index, so
+/// searches are deterministic.
 #[derive(Debug, Clone, Copy)]
 struct Open {
     estimate: f64,
-    cost: f64,
     cell: u32,
 }
 
@@ -263,7 +279,6 @@ impl Ord for Open {
         other
             .estimate
             .total_cmp(&self.estimate)
-            .then(self.cost.total_cmp(&other.cost))
             .then(other.cell.cmp(&self.cell))
     }
 }
