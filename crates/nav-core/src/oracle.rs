@@ -14,10 +14,15 @@
 //! A third property holds for formats with a builder ([`Format::build`]): whatever model the
 //! builder makes of a triangle mesh validates without an error and round-trips as above
 //! ([`check_build`]).
+//!
+//! And for formats with a navigation mapping ([`Format::navigation`]), the graph of a model that
+//! round-trips is accepted by the [`Navigator`] and a bounded number of queries on it answer
+//! without panicking, with routes that follow the graph's edges ([`check_navigation`]).
 
 use crate::error::Error;
 use crate::format::{Format, Severity};
 use crate::geometry::TriangleMesh;
+use crate::navigation::{Endpoint, Navigator, Weight};
 
 /// Why a round trip failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -52,6 +57,10 @@ pub enum RoundtripError {
     /// The written bytes parsed to a different model.
     #[error("written bytes parse to a different model")]
     ModelDiffers,
+    /// The model's navigation graph is refused by the [`Navigator`], or a query on it gives an
+    /// invalid answer ([`check_navigation`]).
+    #[error("navigation: {0}")]
+    Navigation(String),
     /// The view and the model give different summaries (`navkit info` would depend on which).
     #[error("the view's summary differs from the model's: {view} vs {model}")]
     SummaryDiffers {
@@ -250,9 +259,9 @@ pub fn roundtrip_model<F: Format + ?Sized>(
 
 /// The fuzz oracle for raw bytes: parsing may fail, but must not panic; whatever parses must
 /// round-trip ([`roundtrip_bytes`], which also checks that the view's summary is the model's);
-/// validation, the dump and the geometry must not panic on what parses, and the geometry must be
-/// consistent ([`crate::geometry::Geometry::is_consistent`]). Panics (so the fuzzer records a
-/// crash) when any of that fails.
+/// validation, the dump and the geometry must not panic on what parses, the geometry must be
+/// consistent ([`crate::geometry::Geometry::is_consistent`]), and the navigation graph must pass
+/// [`check_navigation`]. Panics (so the fuzzer records a crash) when any of that fails.
 pub fn fuzz_bytes<F: Format + ?Sized>(format: &F, bytes: &[u8]) {
     if format.parse(bytes).is_err() {
         return;
@@ -277,9 +286,17 @@ pub fn fuzz_bytes<F: Format + ?Sized>(format: &F, bytes: &[u8]) {
             bytes.len()
         );
     }
+    if let Err(e) = check_navigation(format, &model) {
+        panic!(
+            "{}: input of {} bytes round-trips, but {e}",
+            format.name(),
+            bytes.len()
+        );
+    }
 }
 
-/// The fuzz oracle for models: whatever the writer accepts must come back equal.
+/// The fuzz oracle for models: whatever the writer accepts must come back equal, and its
+/// navigation graph must pass [`check_navigation`].
 pub fn fuzz_model<F: Format + ?Sized>(format: &F, model: &F::Model) {
     let _ = format.validate(model);
     if let Err(e) = roundtrip_model(format, model) {
@@ -288,6 +305,80 @@ pub fn fuzz_model<F: Format + ?Sized>(format: &F, model: &F::Model) {
             format.name()
         );
     }
+    if let Err(e) = check_navigation(format, model) {
+        panic!("{}: {e}\n{model:#?}", format.name());
+    }
+}
+
+/// How many cells [`check_navigation`] locates and routes between, at most.
+const NAVIGATION_PROBES: usize = 8;
+
+/// The navigation oracle, for a model that round-trips: when the format maps models to a
+/// navigation graph ([`Format::navigation`]), the [`Navigator`] must accept the graph, and a
+/// bounded number of queries must answer sensibly: [`Navigator::locate`] of up to
+/// eight cells' centres gives a cell of the graph at a finite distance, routes
+/// between them (by id and by point, under each weight, walking only or not) follow the graph's
+/// edges and cost what their steps cost ([`Navigator::check_route`]), and the islands hold
+/// every cell once. Cheap enough for every fuzz input: one build of the navigator (about linear
+/// in the graph), then some twenty queries. Returns how many queries ran (0 for a format
+/// without a mapping).
+pub fn check_navigation<F: Format + ?Sized>(
+    format: &F,
+    model: &F::Model,
+) -> Result<usize, RoundtripError> {
+    let Some(graph) = format.navigation(model) else {
+        return Ok(0);
+    };
+    let fail = |what: String| RoundtripError::Navigation(what);
+    let nav = Navigator::new(graph).map_err(|e| fail(e.to_string()))?;
+    let cells = &nav.graph().cells;
+    let n = cells.len();
+    let probes: Vec<usize> = (0..NAVIGATION_PROBES.min(n))
+        .map(|k| k * n / NAVIGATION_PROBES.min(n))
+        .collect();
+    let mut queries = 0;
+    for &i in &probes {
+        let Some(centre) = cells.get(i).and_then(|c| c.centre) else {
+            continue;
+        };
+        queries += 1;
+        if let Some(found) = nav.locate(centre) {
+            if found.cell as usize >= n || !(found.distance >= 0.0 && found.distance.is_finite()) {
+                return Err(fail(format!(
+                    "locate of cell {i}'s centre gives {found:?}, of {n} cells"
+                )));
+            }
+        }
+    }
+    for (k, pair) in probes.windows(2).enumerate() {
+        let (Some(a), Some(b)) = (cells.get(pair[0]), cells.get(pair[1])) else {
+            continue;
+        };
+        let weight = if k % 2 == 0 {
+            Weight::Distance
+        } else {
+            Weight::Hops
+        };
+        let walk_only = k % 4 >= 2;
+        let mut ends = vec![(Endpoint::Cell(a.id), Endpoint::Cell(b.id))];
+        if let (Some(p), Some(q)) = (a.centre, b.centre) {
+            ends.push((Endpoint::Point(p), Endpoint::Point(q)));
+        }
+        for (from, to) in ends {
+            queries += 1;
+            let route = nav
+                .path(from, to, weight, walk_only)
+                .map_err(|e| fail(format!("path {from:?} -> {to:?}: {e}")))?;
+            nav.check_route(&route, weight, walk_only)
+                .map_err(|e| fail(format!("path {from:?} -> {to:?}: {e}")))?;
+        }
+    }
+    queries += 1;
+    let held: usize = nav.islands(false).iter().map(Vec::len).sum();
+    if held != n {
+        return Err(fail(format!("the islands hold {held} cells of {n}")));
+    }
+    Ok(queries)
 }
 
 /// Why a model a builder made fails the build oracle.
@@ -379,6 +470,87 @@ mod tests {
             expected_len: 6,
             actual_len,
         })
+    }
+
+    /// A format whose bytes are the model, and whose navigation graph has a cell per byte: a
+    /// triangle (or, for bytes from 200, a node of radius `b - 200`) with an edge to the cell
+    /// the byte names (`b % (len + 1)`: the last value names no cell). Bytes 250 and up hold a
+    /// corner that is not a number.
+    struct Cells;
+
+    impl Format for Cells {
+        type View<'a> = &'a [u8];
+        type Model = Vec<u8>;
+        fn name(&self) -> &'static str {
+            "cells"
+        }
+        fn description(&self) -> &'static str {
+            "a cell per byte"
+        }
+        fn extensions(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn sniff(&self, _: &[u8]) -> bool {
+            true
+        }
+        fn parse<'a>(&self, bytes: &'a [u8]) -> crate::Result<&'a [u8]> {
+            Ok(bytes)
+        }
+        fn to_model(&self, view: &&[u8]) -> Vec<u8> {
+            view.to_vec()
+        }
+        fn write(&self, model: &Vec<u8>) -> crate::Result<Vec<u8>> {
+            Ok(model.clone())
+        }
+        fn validate(&self, _: &Vec<u8>) -> Vec<crate::Finding> {
+            Vec::new()
+        }
+        fn summary(&self, _: &Vec<u8>) -> crate::Summary {
+            crate::Summary::new("cells", "1")
+        }
+        fn navigation(&self, model: &Vec<u8>) -> Option<crate::navigation::Graph> {
+            use crate::navigation::{CellId, EdgeKind, Graph};
+            let mut g = Graph::new(crate::geometry::UpAxis::Z);
+            for (i, &b) in (0u16..).zip(model) {
+                let (x, z) = (f32::from(i), f32::from(b % 7));
+                let id = CellId::new(u64::from(b % 5));
+                if b >= 250 {
+                    g.add_polygon_cell(id, &[[x, 0.0, f32::NAN], [x + 1.0, 0.0, z], [x, 1.0, z]]);
+                } else if b >= 200 {
+                    g.add_node_cell(id, [x, 0.0, z], f32::from(b - 200));
+                } else {
+                    g.add_polygon_cell(id, &[[x, 0.0, z], [x + 2.0, 0.0, z], [x, 1.0, z]]);
+                }
+                let to = u32::from(b) % (u32::try_from(model.len()).unwrap() + 1);
+                let kind = EdgeKind::ALL[usize::from(b) % EdgeKind::ALL.len()];
+                g.add_edge(u32::from(i), to, kind);
+            }
+            Some(g)
+        }
+    }
+
+    #[test]
+    fn the_navigation_oracle_runs_queries_and_refuses_bad_graphs() {
+        let mut checked = 0;
+        for seed in 0..300 {
+            let bytes = crate::testing::noise(seed, usize::try_from(seed % 40).unwrap());
+            let consistent = bytes
+                .iter()
+                .all(|&b| usize::from(b) % (bytes.len() + 1) != bytes.len());
+            if consistent {
+                fuzz_bytes(&Cells, &bytes);
+                fuzz_model(&Cells, &bytes);
+                checked += usize::from(check_navigation(&Cells, &bytes).unwrap() > 1);
+            } else {
+                let err = check_navigation(&Cells, &bytes).unwrap_err();
+                assert!(
+                    err.to_string()
+                        .starts_with("navigation: the navigation graph is not consistent"),
+                    "{err}"
+                );
+            }
+        }
+        assert!(checked > 50, "{checked}");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Test helpers: a byte builder for hand-made inputs, a hex diff, and the corpus walker.
+//! Test helpers: a byte builder for hand-made inputs, a hex diff, the corpus walker, and the
+//! check of a format's navigation graph against a reference search ([`check_navigation`]).
 //!
 //! The corpus is third-party game data and is never part of the repository. Tests find it through
 //! `NAVKIT_CORPUS`, or `../shared/corpus` beside the checkout. Where it is absent, [`corpus_dir`]
@@ -9,6 +10,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::scalar::RawF32;
+
+mod navigation;
+
+pub use navigation::{NavigationReport, check_navigation};
 
 /// Builds little-endian test inputs byte by byte.
 ///
