@@ -11,6 +11,8 @@
 //! - [`write()`] serialises a model, [`write_view`] a view.
 //! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
 //!   hand edit (what `navkit fix` runs).
+//! - [`navigation()`] maps the areas, connections and ladders to the navigation graph
+//!   ([`nav_core::navigation::Graph`]) the path queries run on.
 //! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);
 //!   [`SourceNavAs`] does the same for one flavour you choose (`navkit --flavour`).
 //!
@@ -46,6 +48,7 @@ pub mod fix;
 pub mod flavour;
 pub mod geometry;
 pub mod model;
+pub mod navigation;
 pub mod validate;
 pub mod view;
 pub mod write;
@@ -58,6 +61,7 @@ pub use model::{
     ApproachArea, Area, AreaCustom, AreaIds, EncounterPath, EncounterSpot, HidingSpot, Ladder,
     NavString, ShortVec, SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
+pub use navigation::navigation;
 pub use validate::validate;
 pub use view::{AreaView, SourceView};
 pub use write::{write, write_into, write_to, write_view};
@@ -194,6 +198,10 @@ impl Format for SourceNav {
 
     fn geometry(&self, model: &SourceMesh) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
+    }
+
+    fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
+        Some(navigation(model))
     }
 }
 

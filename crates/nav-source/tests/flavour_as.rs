@@ -91,6 +91,7 @@ fn agree(name: &str, bytes: &[u8]) {
     assert!(geometry.is_some(), "{name}: geometry");
     assert_eq!(geometry, chosen.geometry(&model), "{name}: geometry");
     let graph = auto.navigation(&model);
+    assert!(graph.is_some(), "{name}: navigation");
     assert_eq!(graph, chosen.navigation(&model), "{name}: navigation");
     let mesh = TriangleMesh {
         vertices: vec![[0.0, 0.0, 0.0], [64.0, 0.0, 0.0], [0.0, 64.0, 0.0]],
