@@ -47,9 +47,14 @@ pub fn navigation(file: &Nav2File) -> Graph {
             .navigation_graph
             .nodes
             .iter()
-            .map(|n| n.inside_links.len() + usize::from(n.crossing_segment_link.is_some()))
+            .map(|n| {
+                n.inside_links.len()
+                    + usize::from(n.crossing_segment_link.is_some())
+                    + usize::from(n.crossing_data_chunk_link.is_some())
+            })
             .sum::<usize>();
     }
+    // At most one edge per stored link (a crossing-data-chunk link may be an exit instead).
     let mut g = Graph::new(UpAxis::Y);
     g.cells.reserve_exact(cells);
     g.edges.reserve_exact(links);
@@ -60,13 +65,14 @@ pub fn navigation(file: &Nav2File) -> Graph {
     let mut by_index: Vec<(u16, usize)> = Vec::with_capacity(chunks.len());
     for (c, dc) in chunks.iter().enumerate() {
         by_index.push((dc.uid.index(), c));
-        first_cell.push(g.cells.len());
+        let first = g.cells.len();
+        first_cell.push(first);
         let part = u32::from(dc.uid.index());
         for (k, n) in dc.navigation_graph.nodes.iter().enumerate() {
             let id = CellId::in_part(part, k as u64);
             g.add_node_cell(id, file.decode_position(n.position), 0.0);
         }
-        if let Some(own) = g.cells.get_mut(first_cell[c]..) {
+        if let Some(own) = g.cells.get_mut(first..) {
             radii(file, dc, own);
         }
     }
@@ -169,16 +175,21 @@ fn radii(file: &Nav2File, dc: &DataChunk, cells: &mut [nav_core::navigation::Cel
             let Some(c) = cells.get_mut(node_base + usize::from(*local)) else {
                 continue;
             };
-            let (Some(centre), Some(radius)) = (c.centre, c.radius.as_mut()) else {
+            // The radius holds its square until the end: one square root per node.
+            let (Some(centre), Some(squared)) = (c.centre, c.radius.as_mut()) else {
                 continue;
             };
             for [x, z] in corners {
-                let d = (x - centre[0]).hypot(z - centre[2]);
+                let (dx, dz) = (x - centre[0], z - centre[2]);
+                let d = dx * dx + dz * dz;
                 // `>` is false for NaN: a corner that does not decode leaves the radius alone.
-                if d > *radius {
-                    *radius = d;
+                if d > *squared {
+                    *squared = d;
                 }
             }
         }
+    }
+    for r in cells.iter_mut().filter_map(|c| c.radius.as_mut()) {
+        *r = r.sqrt();
     }
 }
