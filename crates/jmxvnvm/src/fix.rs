@@ -49,21 +49,15 @@ fn kind_of(finding: &Finding) -> Option<Kind> {
     if finding.severity != Severity::Error {
         return None;
     }
-    let at = finding.location.as_str();
-    if at.starts_with("objects[") && at.contains("linked_edges[") {
-        Some(Kind::LinkedEdge)
-    } else if at == "open_cell_count" {
-        Some(Kind::OpenCellCount)
-    } else if at.starts_with("cells[") && at.contains("object_indices[") {
-        Some(Kind::CellObject)
-    } else if at.starts_with("global_edges[") {
-        Some(Kind::GlobalEdge)
-    } else if at.starts_with("internal_edges[") {
-        Some(Kind::InternalEdge)
-    } else if at.starts_with("tile_map[") {
-        Some(Kind::TileMap)
-    } else {
-        None
+    let p = &finding.place;
+    match p.root()? {
+        "objects" if p.has("linked_edges") => Some(Kind::LinkedEdge),
+        "open_cell_count" => Some(Kind::OpenCellCount),
+        "cells" if p.has("object_indices") => Some(Kind::CellObject),
+        "global_edges" => Some(Kind::GlobalEdge),
+        "internal_edges" => Some(Kind::InternalEdge),
+        "tile_map" => Some(Kind::TileMap),
+        _ => None,
     }
 }
 
@@ -78,7 +72,14 @@ pub fn mends(finding: &Finding) -> bool {
 /// line per change, `"<location>: <what changed>"`. A model in which validate finds no error of a
 /// kind fix mends is left exactly as it is, and the list is empty.
 pub fn fix(m: &mut NavMeshTerrain) -> Vec<String> {
-    let kinds: Vec<Kind> = validate(m).iter().filter_map(kind_of).collect();
+    let findings = validate(m);
+    fix_after(m, &findings)
+}
+
+/// [`fix`], given the findings of [`crate::validate()`] on `m`: what to mend is read from
+/// their places.
+fn fix_after(m: &mut NavMeshTerrain, findings: &[Finding]) -> Vec<String> {
+    let kinds: Vec<Kind> = findings.iter().filter_map(kind_of).collect();
     if kinds.is_empty() {
         return Vec::new();
     }
@@ -301,3 +302,6 @@ fn redo_global_edges(m: &mut NavMeshTerrain, table: &[Option<usize>], out: &mut 
         m.global_edges = edges;
     }
 }
+
+#[cfg(test)]
+mod tests;

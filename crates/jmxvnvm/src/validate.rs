@@ -4,7 +4,7 @@
 //! face each other, a direction without a cell) are warnings; values outside what is documented
 //! (a flag byte over 1, a plane type over 3) are informational.
 
-use nav_core::Finding;
+use nav_core::{Finding, Place};
 
 use crate::model::{EdgeDirection, NavMeshTerrain, TileMap};
 
@@ -16,7 +16,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
 
     for (i, o) in model.objects.iter().enumerate() {
         for (j, l) in o.linked_edges.iter().enumerate() {
-            let at = || format!("objects[{i}] linked_edges[{j}]");
+            let at = || Place::at("objects", i).index("linked_edges", j);
             match usize::try_from(l.other_object_index) {
                 Ok(k) if k >= objects => out.push(Finding::error(
                     at(),
@@ -47,7 +47,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
         for (name, v) in [("is_big", o.is_big), ("is_struct", o.is_struct)] {
             if v > 1 {
                 out.push(Finding::info(
-                    format!("objects[{i}]"),
+                    ("objects", i),
                     format!("{name} is {v}, not a boolean 0 or 1"),
                 ));
             }
@@ -67,7 +67,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
         for (j, &o) in c.object_indices.iter().enumerate() {
             if usize::from(o) >= objects {
                 out.push(Finding::error(
-                    format!("cells[{i}] object_indices[{j}]"),
+                    Place::at("cells", i).cell().index("object_indices", j),
                     format!("object index {o} is past the {objects} objects"),
                 ));
             }
@@ -75,7 +75,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
         let (min, max) = (c.min.map(|v| v.get()), c.max.map(|v| v.get()));
         if min[0] > max[0] || min[1] > max[1] || min.iter().chain(&max).any(|v| v.is_nan()) {
             out.push(Finding::warning(
-                format!("cells[{i}]"),
+                Place::at("cells", i).cell(),
                 format!(
                     "rectangle ({}, {})..({}, {}) is not a proper min/max pair",
                     c.min[0], c.min[1], c.max[0], c.max[1]
@@ -89,7 +89,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
         let check_far = e.assoc_region_id[0] == e.assoc_region_id[1];
         edge_sides(
             &mut out,
-            &format!("global_edges[{i}]"),
+            &Place::at("global_edges", i),
             e.assoc_cell_index,
             e.assoc_direction,
             cells,
@@ -99,7 +99,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
     for (i, e) in model.internal_edges.iter().enumerate() {
         edge_sides(
             &mut out,
-            &format!("internal_edges[{i}]"),
+            &Place::at("internal_edges", i),
             e.assoc_cell_index,
             e.assoc_direction,
             cells,
@@ -110,13 +110,20 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
     if let TileMap::Modern(tiles) = &model.tile_map {
         for (i, t) in tiles.iter().enumerate() {
             if usize::try_from(t.cell_index).map_or(true, |c| c >= cells) {
-                out.push(Finding::error(
-                    format!("tile_map[{i}] (x {}, z {})", i % 96, i / 96),
-                    format!(
-                        "cell index {} is not one of the {cells} cells",
-                        t.cell_index
-                    ),
-                ));
+                out.push(
+                    Finding::error(
+                        ("tile_map", i),
+                        format!(
+                            "cell index {} is not one of the {cells} cells",
+                            t.cell_index
+                        ),
+                    )
+                    .worded(format!(
+                        "tile_map[{i}] (x {}, z {})",
+                        i % 96,
+                        i / 96
+                    )),
+                );
             }
         }
     }
@@ -131,7 +138,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
         for (i, &t) in p.types.iter().enumerate() {
             if t > 3 {
                 out.push(Finding::info(
-                    format!("planes types[{i}]"),
+                    Place::of("planes").index("types", i),
                     format!("plane type {t} is outside the documented 0..=3"),
                 ));
             }
@@ -142,7 +149,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
 
 fn edge_sides(
     out: &mut Vec<Finding>,
-    at: &str,
+    at: &Place,
     cell: [i16; 2],
     direction: [i8; 2],
     cells: usize,
@@ -153,25 +160,25 @@ fn edge_sides(
         if side == 0 || check_far {
             match usize::try_from(c) {
                 Ok(k) if k >= cells => out.push(Finding::error(
-                    at,
+                    at.clone(),
                     format!("cell index {k} on side {side} is past the {cells} cells"),
                 )),
                 Ok(_) => {}
                 Err(_) if c == -1 => {}
                 Err(_) => out.push(Finding::warning(
-                    at,
+                    at.clone(),
                     format!("cell index {c} on side {side} is negative but not the -1 sentinel"),
                 )),
             }
         }
         if EdgeDirection::opposite(d).is_none() {
             out.push(Finding::warning(
-                at,
+                at.clone(),
                 format!("direction {d} on side {side} is outside -1..=3"),
             ));
         } else if (c == -1) != (d == -1) {
             out.push(Finding::warning(
-                at,
+                at.clone(),
                 format!(
                     "side {side} pairs cell index {c} with direction {d}: a missing cell and a \
                      missing direction go together"
@@ -183,7 +190,7 @@ fn edge_sides(
         if let Some(opp) = EdgeDirection::opposite(direction[0]) {
             if EdgeDirection::opposite(direction[1]).is_some() && opp != direction[1] {
                 out.push(Finding::warning(
-                    at,
+                    at.clone(),
                     format!(
                         "directions {} and {} do not face each other",
                         direction[0], direction[1]

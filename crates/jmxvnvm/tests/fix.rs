@@ -13,14 +13,27 @@ use std::path::PathBuf;
 
 use jmxvnvm::fix::mends;
 use jmxvnvm::{NavMeshTerrain, Nvm, RegionId, TerrainBuilder, build};
-use nav_core::testing::fix_files;
+use nav_core::testing::{assert_places, files_have_places, fix_files, is_negative, real_files};
 
 mod common;
 use nav_core::{Finding, Format, RawF32, Severity};
 
+/// The model's top-level parts, as finding places name them.
+const ROOTS: &[&str] = &[
+    "objects",
+    "open_cell_count",
+    "cells",
+    "global_edges",
+    "internal_edges",
+    "tile_map",
+    "height_map",
+    "planes",
+];
+
 fn errors(m: &NavMeshTerrain) -> Vec<Finding> {
-    Nvm.validate(m)
-        .into_iter()
+    let all = Nvm.validate(m);
+    assert_places("model", &all, ROOTS);
+    all.into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect()
 }
@@ -256,4 +269,11 @@ fn arbitrary_models_never_panic() {
     }
     eprintln!("arbitrary models: {fixed} changed by fix");
     assert!(fixed > 0);
+}
+
+#[test]
+fn every_finding_of_real_files_and_samples_has_a_place() {
+    let real = real_files("silkroad").into_iter().map(|(_, f)| f);
+    let (read, _) = files_have_places(&Nvm, real.chain(samples()), ROOTS);
+    assert!(read > 0);
 }

@@ -12,6 +12,7 @@
 use core::fmt;
 
 use crate::error::Result;
+pub use crate::finding::{Finding, Severity};
 
 /// One navmesh file format.
 pub trait Format {
@@ -229,75 +230,5 @@ impl Summary {
     pub fn variant(mut self, variant: impl Into<String>) -> Self {
         self.variant = Some(variant.into());
         self
-    }
-}
-
-/// How serious a validation finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum Severity {
-    /// Worth knowing; game files do this too.
-    Info,
-    /// Unusual; the game may cope.
-    Warning,
-    /// Broken: the game would misbehave or crash (an index that names nothing).
-    Error,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        })
-    }
-}
-
-/// One result of [`Format::validate`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Finding {
-    /// How serious it is.
-    pub severity: Severity,
-    /// Where, as a path in the model (`nodes[12] links[3]`).
-    pub location: String,
-    /// What, in words.
-    pub message: String,
-}
-
-impl Finding {
-    /// An error finding.
-    pub fn error(location: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding {
-            severity: Severity::Error,
-            location: location.into(),
-            message: message.into(),
-        }
-    }
-
-    /// A warning finding.
-    pub fn warning(location: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding {
-            severity: Severity::Warning,
-            location: location.into(),
-            message: message.into(),
-        }
-    }
-
-    /// An informational finding.
-    pub fn info(location: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding {
-            severity: Severity::Info,
-            location: location.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.severity, self.location, self.message)
     }
 }

@@ -10,6 +10,8 @@
 //! - [`Error`]: the one error type, with a [`ErrorKind`], a byte offset and a field path.
 //! - [`Format`]: the trait every format implements (name, sniff, parse, to_model, write, validate,
 //!   summary, dump), and [`Finding`]/[`Summary`] that it returns.
+//! - [`finding`]: [`Finding`] and its [`Place`], the structured path in the model that code
+//!   acting on a finding (`fix`, a GUI) reads instead of its text.
 //! - [`geometry`]: a format-neutral view of a navmesh (world-space polygons and a graph) that
 //!   the exporters and the renderer work on.
 //! - [`navigation`]: one navigation graph (cells, directed edges) that every format builds from
@@ -44,6 +46,7 @@
 pub mod bytes;
 pub mod cursor;
 pub mod error;
+pub mod finding;
 pub mod format;
 pub mod geometry;
 pub mod navigation;
@@ -56,7 +59,8 @@ pub mod write;
 
 pub use cursor::Cursor;
 pub use error::{Error, ErrorKind, Result};
-pub use format::{Finding, Format, Part, Severity, Summary};
+pub use finding::{CellRef, Finding, Key, Place, Severity, Step};
+pub use format::{Format, Part, Summary};
 pub use scalar::RawF32;
 pub use short_vec::ShortVec;
 pub use write::ByteWriter;

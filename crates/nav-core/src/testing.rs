@@ -651,6 +651,58 @@ where
     tally
 }
 
+/// Asserts that every finding has a [`crate::Place`] whose first step is one of `roots` (the
+/// model's top-level fields and lists as the format names them) and a location text. `what`
+/// names the model in the message. Returns the number of findings checked.
+///
+/// # Panics
+/// On the first finding that breaks the rule.
+pub fn assert_places(what: &str, findings: &[crate::Finding], roots: &[&str]) -> usize {
+    for f in findings {
+        let root = f.place.root();
+        assert!(
+            root.is_some_and(|r| roots.contains(&r)),
+            "{what}: finding `{f}` has place {:?}, whose first step is not one of {roots:?}",
+            f.place
+        );
+        assert!(
+            !f.location.is_empty(),
+            "{what}: finding `{f}` has no location text"
+        );
+    }
+    findings.len()
+}
+
+/// [`assert_places`] over the findings of `validate` on every file of `files` outside
+/// `negative/` that reads. Returns the number of files read and of findings checked.
+///
+/// # Panics
+/// On the first finding that breaks the rule.
+pub fn files_have_places<F>(
+    format: &F,
+    files: impl IntoIterator<Item = PathBuf>,
+    roots: &[&str],
+) -> (usize, usize)
+where
+    F: crate::Format + ?Sized,
+{
+    let (mut read, mut checked) = (0, 0);
+    for path in files.into_iter().filter(|p| !is_negative(p)) {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let Ok(model) = format.read(&bytes) else {
+            continue;
+        };
+        read += 1;
+        checked += assert_places(&name, &format.validate(&model), roots);
+    }
+    println!(
+        "{}: {checked} findings of {read} files have a place",
+        format.name()
+    );
+    (read, checked)
+}
+
 /// The paths of [`real_files`] of `format_dir`: the corpus folder's, then the incoming
 /// folder's.
 pub fn real_paths(format_dir: &str) -> Vec<PathBuf> {

@@ -1,6 +1,6 @@
 //! Semantic checks: what the engine's loaders assume but the layout does not enforce.
 
-use nav_core::Finding;
+use nav_core::{Finding, Place};
 
 use crate::layout::Magic;
 use crate::model::{NavFile, NodeFlags};
@@ -34,13 +34,13 @@ pub fn validate(file: &NavFile) -> Vec<Finding> {
         let end = usize::from(node.first_link) + usize::from(node.num_links);
         if end > l {
             out.push(Finding::error(
-                format!("nodes[{i}]"),
+                Place::at("nodes", i).cell(),
                 format!("links {}..{end} run past the {l} links", node.first_link),
             ));
         }
         if file.magic == Magic::Nav2 && node.flags & !known_flags != 0 {
             out.push(Finding::info(
-                format!("nodes[{i}]"),
+                Place::at("nodes", i).cell(),
                 format!(
                     "flag bits {:#06x} have no known meaning",
                     node.flags & !known_flags
@@ -52,7 +52,7 @@ pub fn validate(file: &NavFile) -> Vec<Finding> {
     for (i, link) in file.links.iter().enumerate() {
         if usize::from(link.target) >= n {
             out.push(Finding::error(
-                format!("links[{i}]"),
+                ("links", i),
                 format!("target node {} is past the {n} nodes", link.target),
             ));
         }
@@ -60,14 +60,14 @@ pub fn validate(file: &NavFile) -> Vec<Finding> {
             match uses.get_mut(usize::from(tr)) {
                 Some(c) => *c += 1,
                 None => out.push(Finding::error(
-                    format!("links[{i}]"),
+                    ("links", i),
                     format!("traversal index {tr:#06x} is past the {t} traversals"),
                 )),
             }
         }
         if !link.kind().known_in(file.magic) {
             out.push(Finding::warning(
-                format!("links[{i}]"),
+                ("links", i),
                 format!(
                     "link type {} is not one {} defines",
                     link.link_type,
@@ -79,12 +79,12 @@ pub fn validate(file: &NavFile) -> Vec<Finding> {
     for (i, c) in uses.iter().enumerate() {
         match c {
             0 => out.push(Finding::warning(
-                format!("traversals[{i}]"),
+                ("traversals", i),
                 "no link uses this traversal",
             )),
             1 => {}
             _ => out.push(Finding::info(
-                format!("traversals[{i}]"),
+                ("traversals", i),
                 format!("shared by {c} links"),
             )),
         }
@@ -92,7 +92,7 @@ pub fn validate(file: &NavFile) -> Vec<Finding> {
     for (i, e) in file.edicts.iter().enumerate() {
         if usize::from(e.link) >= l {
             out.push(Finding::error(
-                format!("edicts[{i}]"),
+                ("edicts", i),
                 format!("link index {} is past the {l} links", e.link),
             ));
         }

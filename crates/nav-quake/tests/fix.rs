@@ -12,20 +12,27 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use nav_core::testing::{fix_files, is_negative, real_files, real_paths, skip_without_corpus};
+use nav_core::testing::{
+    assert_places, files_have_places, fix_files, is_negative, real_files, real_paths,
+    skip_without_corpus,
+};
 use nav_core::{Finding, Format, Severity};
 use nav_quake::{Link, Magic, NavFile, Quake};
 
+/// The model's top-level parts, as finding places name them.
+const ROOTS: &[&str] = &["header", "nodes", "links", "traversals", "edicts"];
+
 fn errors(file: &NavFile) -> Vec<Finding> {
-    nav_quake::validate(file)
-        .into_iter()
+    let all = nav_quake::validate(file);
+    assert_places("model", &all, ROOTS);
+    all.into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect()
 }
 
 /// The errors fix leaves to people: more nodes or links than the format's u16 indices reach.
 fn is_size_error(f: &Finding) -> bool {
-    f.location == "nodes" || f.location == "links"
+    matches!(f.place.steps(), [s] if s.key.is_none() && matches!(s.field, "nodes" | "links"))
 }
 
 fn samples() -> Vec<PathBuf> {
@@ -257,4 +264,20 @@ fn arbitrary_files_fix_cleanly() {
     println!("arbitrary files: {mended} mended, {untouched} without errors left as they were");
     assert!(mended > 500, "{mended}");
     assert!(untouched > 0, "{untouched}");
+}
+
+#[test]
+fn every_finding_of_real_files_and_samples_has_a_place() {
+    let files = real_paths("quake").into_iter().chain(samples());
+    let (read, _) = files_have_places(&Quake, files, ROOTS);
+    assert!(read > 0);
+    // A node's findings name it as the cell, for a tool that selects it.
+    let mut file = nav_quake::read(&std::fs::read(&samples()[0]).unwrap()).unwrap();
+    file.nodes[0].num_links = u16::MAX;
+    let f = errors(&file);
+    let cell = f[0]
+        .place
+        .cell_ref()
+        .expect("a node finding names its node");
+    assert_eq!((cell.kind, cell.key), ("nodes", &nav_core::Key::Index(0)));
 }

@@ -5,9 +5,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nav_core::Finding;
+use nav_core::{Finding, Place};
 
 use crate::model::{AreaCustom, EncounterPath, SourceMesh};
+
+/// The place of area `i`, the cell of findings about it.
+fn area_at(i: usize) -> Place {
+    Place::at("areas", i).cell()
+}
 
 /// Every finding for the mesh, in file order.
 pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
@@ -16,7 +21,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
     for (i, area) in mesh.areas.iter().enumerate() {
         if area.id == 0 {
             out.push(Finding::warning(
-                format!("areas[{i}]"),
+                area_at(i),
                 "area id 0 is the engine's \"no area\" value",
             ));
         }
@@ -24,7 +29,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             // Keep the first index for later lookups.
             area_ids.insert(area.id, first);
             out.push(Finding::error(
-                format!("areas[{i}]"),
+                area_at(i),
                 format!("area id {} is also used by areas[{first}]", area.id),
             ));
         }
@@ -42,7 +47,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             for (k, id) in list.iter().enumerate() {
                 if !has_area(*id) {
                     out.push(Finding::error(
-                        format!("areas[{i}] connections[{d}][{k}]"),
+                        area_at(i).index("connections", d).nth(k),
                         format!(
                             "{} connection names area {id}, which does not exist",
                             dirs[d]
@@ -50,7 +55,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
                     ));
                 } else if *id == area.id {
                     out.push(Finding::info(
-                        format!("areas[{i}] connections[{d}][{k}]"),
+                        area_at(i).index("connections", d).nth(k),
                         "the area connects to itself (the engine drops this on load)",
                     ));
                 }
@@ -59,20 +64,20 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
         for (k, v) in area.visible_areas.iter().enumerate() {
             if !has_area(v.area_id) {
                 out.push(Finding::error(
-                    format!("areas[{i}] visible_areas[{k}]"),
+                    area_at(i).index("visible_areas", k),
                     format!("visible area {} does not exist", { v.area_id }),
                 ));
             }
         }
         if area.inherit_visibility_from != 0 && !has_area(area.inherit_visibility_from) {
             out.push(Finding::error(
-                format!("areas[{i}] inherit_visibility_from"),
+                area_at(i).field("inherit_visibility_from"),
                 format!("area {} does not exist", area.inherit_visibility_from),
             ));
         }
         if usize::from(area.place) > mesh.places.len() {
             out.push(Finding::error(
-                format!("areas[{i}] place"),
+                area_at(i).field("place"),
                 format!(
                     "place {} is past the {} entries of the place directory",
                     area.place,
@@ -90,7 +95,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             for (k, v) in visible_areas.iter().enumerate() {
                 if by_index && v.area_index as usize >= mesh.areas.len() {
                     out.push(Finding::error(
-                        format!("areas[{i}] visible_areas[{k}]"),
+                        area_at(i).index("visible_areas", k),
                         format!(
                             "visible area index {} is past the {} areas",
                             { v.area_index },
@@ -99,7 +104,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
                     ));
                 } else if !by_index && !has_area(v.area_index) {
                     out.push(Finding::error(
-                        format!("areas[{i}] visible_areas[{k}]"),
+                        area_at(i).index("visible_areas", k),
                         format!(
                             "visible area {} does not exist (sub-version {} names visible areas by id)",
                             {v.area_index}, mesh.sub_version
@@ -109,7 +114,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             }
             if *inherit_visibility_from != 0 && !has_area(*inherit_visibility_from) {
                 out.push(Finding::error(
-                    format!("areas[{i}] inherit_visibility_from"),
+                    area_at(i).field("inherit_visibility_from"),
                     format!("area {inherit_visibility_from} does not exist"),
                 ));
             }
@@ -117,7 +122,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
         if let (AreaCustom::Terror { fog_place, .. }, Some(t)) = (&area.custom, &mesh.terror) {
             if usize::from(*fog_place) > t.fog_places.len() {
                 out.push(Finding::warning(
-                    format!("areas[{i}] fog_place"),
+                    area_at(i).field("fog_place"),
                     format!(
                         "fog place {fog_place} is past the {} fog places",
                         t.fog_places.len()
@@ -129,7 +134,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             for (k, id) in list.iter().enumerate() {
                 if !ladder_ids.contains(id) {
                     out.push(Finding::error(
-                        format!("areas[{i}] ladders[{d}][{k}]"),
+                        area_at(i).index("ladders", d).nth(k),
                         format!("ladder {id} does not exist"),
                     ));
                 }
@@ -151,7 +156,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             for (name, id) in [("from_area_id", from), ("to_area_id", to)] {
                 if id != 0 && !has_area(id) {
                     out.push(Finding::error(
-                        format!("areas[{i}] encounter_paths[{j}] {name}"),
+                        area_at(i).index("encounter_paths", j).field(name),
                         format!("area {id} does not exist"),
                     ));
                 }
@@ -160,7 +165,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
                 for (k, s) in spots.iter().enumerate() {
                     if !spot_ids.contains(&{ s.hiding_spot_id }) {
                         out.push(Finding::error(
-                            format!("areas[{i}] encounter_paths[{j}] spots[{k}]"),
+                            area_at(i).index("encounter_paths", j).index("spots", k),
                             format!("hiding spot {} does not exist", { s.hiding_spot_id }),
                         ));
                     }
@@ -184,7 +189,7 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
             ] {
                 if id != 0 && !has_area(id) {
                     out.push(Finding::error(
-                        format!("areas[{i}] approach_areas[{k}] {name}"),
+                        area_at(i).index("approach_areas", k).field(name),
                         format!("area {id} does not exist"),
                     ));
                 }
@@ -196,14 +201,14 @@ pub fn validate(mesh: &SourceMesh) -> Vec<Finding> {
         if let Some(first) = seen_ladders.insert(ladder.id, i) {
             seen_ladders.insert(ladder.id, first);
             out.push(Finding::error(
-                format!("ladders[{i}]"),
+                ("ladders", i),
                 format!("ladder id {} is also used by ladders[{first}]", ladder.id),
             ));
         }
         for (name, id) in ladder.area_ids() {
             if id != 0 && !has_area(id) {
                 out.push(Finding::error(
-                    format!("ladders[{i}] {name}"),
+                    Place::at("ladders", i).field(name),
                     format!("area {id} does not exist"),
                 ));
             }

@@ -11,7 +11,8 @@
 use std::path::{Path, PathBuf};
 
 use nav_core::testing::{
-    fix_files, is_negative, real_file, real_files, real_paths, skip_without_corpus, vec3,
+    assert_places, files_have_places, fix_files, is_negative, real_file, real_files, real_paths,
+    skip_without_corpus, vec3,
 };
 use nav_core::{Finding, Format, RawF32, Severity};
 use nav_source::{
@@ -19,16 +20,20 @@ use nav_source::{
     NavString, ShortVec, SourceMesh, SourceNav, VisibleArea, VisibleAreaIndex,
 };
 
+/// The model's top-level lists, as finding places name them.
+const ROOTS: &[&str] = &["areas", "ladders"];
+
 fn errors(mesh: &SourceMesh) -> Vec<Finding> {
-    nav_source::validate(mesh)
-        .into_iter()
+    let all = nav_source::validate(mesh);
+    assert_places("model", &all, ROOTS);
+    all.into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect()
 }
 
 /// The errors `fix` leaves to people: duplicate ids, where it cannot tell which record is meant.
 fn is_duplicate_id(f: &Finding) -> bool {
-    f.message.contains("is also used by")
+    matches!(f.place.steps(), [s] if matches!(s.field, "areas" | "ladders"))
 }
 
 /// Whether `line` names `id` as a whole number after `what ` (`area 60`, not `area 601`).
@@ -493,4 +498,11 @@ fn arbitrary_models_fix_cleanly() {
     }
     println!("arbitrary models: {mended} mended, {untouched} without errors left as they were");
     assert!(mended > 500, "{mended}");
+}
+
+#[test]
+fn every_finding_of_real_files_and_samples_has_a_place() {
+    let files = real_paths("source").into_iter().chain(samples());
+    let (read, _) = files_have_places(&SourceNav, files, ROOTS);
+    assert!(read > 0);
 }

@@ -6,11 +6,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nav_core::Finding;
+use nav_core::{Finding, Place};
 
 use crate::geometry::usable_corners;
 use crate::kv3::{Kv3Blob, Kv3Value};
 use crate::model::Source2Mesh;
+
+/// The place of area `i`, the cell of findings about it.
+fn area(i: usize) -> Place {
+    Place::at("areas", i).cell()
+}
 
 /// Every finding for the mesh, in file order.
 pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
@@ -19,14 +24,14 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
     for (i, p) in mesh.polygons.iter().enumerate() {
         if p.corners.len() < 3 {
             out.push(Finding::warning(
-                format!("polygons[{i}]"),
+                ("polygons", i),
                 format!("a polygon of {} corners has no area", p.corners.len()),
             ));
         }
         for (k, c) in p.corners.iter().enumerate() {
             if *c as usize >= mesh.corners.len() {
                 out.push(Finding::error(
-                    format!("polygons[{i}] corners[{k}]"),
+                    Place::at("polygons", i).index("corners", k),
                     format!("corner {c} is past the {} corners", mesh.corners.len()),
                 ));
             }
@@ -46,7 +51,7 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
     for (i, a) in mesh.areas.iter().enumerate() {
         if let Some(first) = index.get(&a.id) {
             out.push(Finding::error(
-                format!("areas[{i}]"),
+                area(i),
                 format!("area id {} is also used by areas[{first}]", a.id),
             ));
         } else {
@@ -75,7 +80,7 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
         }
         if pool && a.polygon as usize >= mesh.polygons.len() {
             out.push(Finding::error(
-                format!("areas[{i}] polygon"),
+                area(i).field("polygon"),
                 format!(
                     "polygon {} is past the {} polygons",
                     a.polygon,
@@ -85,23 +90,23 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
         }
         if usize::from(a.hull_index) >= hulls {
             out.push(Finding::warning(
-                format!("areas[{i}] hull_index"),
+                area(i).field("hull_index"),
                 format!("hull {} is past the {hulls} hulls", a.hull_index),
             ));
         }
         for (e, list) in a.connections.iter().enumerate() {
             for (k, c) in list.iter().enumerate() {
-                let at = format!("areas[{i}] connections[{e}][{k}]");
+                let at = || area(i).index("connections", e).nth(k);
                 match index.get(&c.area_id) {
                     None => out.push(Finding::error(
-                        at,
+                        at(),
                         format!("area {} does not exist", c.area_id),
                     )),
                     Some(&t) => {
                         if let Some(n) = corner_count(t) {
                             if c.edge as usize >= n {
                                 out.push(Finding::error(
-                                    at,
+                                    at(),
                                     format!(
                                         "edge {} is past the {n} edges of area {}",
                                         c.edge, c.area_id
@@ -120,7 +125,7 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
             for (k, id) in list.iter().enumerate() {
                 if !ladder_ids.contains(id) {
                     out.push(Finding::error(
-                        format!("areas[{i}] {name}[{k}]"),
+                        area(i).index(name, k),
                         format!("ladder {id} does not exist"),
                     ));
                 }
@@ -131,7 +136,7 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
         for (name, id) in l.area_ids() {
             if id != 0 && !index.contains_key(&id) {
                 out.push(Finding::error(
-                    format!("ladders[{i}] {name}"),
+                    Place::at("ladders", i).field(name),
                     format!("area {id} does not exist"),
                 ));
             }
@@ -150,7 +155,7 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
     out
 }
 
-fn check_blob(out: &mut Vec<Finding>, name: &str, blob: &Kv3Blob, mesh: &Source2Mesh) {
+fn check_blob(out: &mut Vec<Finding>, name: &'static str, blob: &Kv3Blob, mesh: &Source2Mesh) {
     let doc = match blob.decode() {
         Ok(doc) => doc,
         Err(e) => {
@@ -170,14 +175,14 @@ fn check_blob(out: &mut Vec<Finding>, name: &str, blob: &Kv3Blob, mesh: &Source2
     };
     let Some(entries) = list.as_array() else {
         out.push(Finding::warning(
-            format!("{name} arealist"),
+            Place::of(name).field("arealist"),
             "the arealist is not an array",
         ));
         return;
     };
     if entries.len() != mesh.areas.len() {
         out.push(Finding::warning(
-            format!("{name} arealist"),
+            Place::of(name).field("arealist"),
             format!(
                 "{} entries for {} areas: the bot analysis no longer matches the areas (re-analyse the map)",
                 entries.len(),
@@ -193,7 +198,7 @@ fn check_blob(out: &mut Vec<Finding>, name: &str, blob: &Kv3Blob, mesh: &Source2
             .map_or(0, <[_]>::len);
         if !area.hiding_spots.is_empty() && spots != area.hiding_spots.len() {
             out.push(Finding::warning(
-                format!("{name} arealist[{i}] hidingspotdata"),
+                Place::of(name).index("arealist", i).field("hidingspotdata"),
                 format!(
                     "{spots} hiding spots for area {} which stores {}",
                     area.id,

@@ -12,13 +12,28 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use nav_core::testing::{fix_files, is_negative, skip_without_corpus};
+use nav_core::testing::{
+    assert_places, files_have_places, fix_files, is_negative, skip_without_corpus,
+};
 use nav_core::{Finding, Format, Severity};
 use nav_source2::{Connection, Source2Mesh, Source2Nav};
 
+/// The model's top-level parts, as finding places name them.
+const ROOTS: &[&str] = &[
+    "polygons",
+    "corner_gravity",
+    "areas",
+    "ladders",
+    "movable_mesh_settings",
+    "game_data",
+    "extra_generation_params",
+    "custom_data",
+];
+
 fn errors(mesh: &Source2Mesh) -> Vec<Finding> {
-    nav_source2::validate(mesh)
-        .into_iter()
+    let all = nav_source2::validate(mesh);
+    assert_places("model", &all, ROOTS);
+    all.into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect()
 }
@@ -26,10 +41,11 @@ fn errors(mesh: &Source2Mesh) -> Vec<Finding> {
 /// The errors fix mends: dangling area, ladder and edge references (not duplicate ids, corner or
 /// polygon indices, which it leaves to people).
 fn is_reference_error(f: &Finding) -> bool {
-    f.location.contains("connections[")
-        || f.location.contains("ladders_above[")
-        || f.location.contains("ladders_below[")
-        || f.location.starts_with("ladders[")
+    let p = &f.place;
+    p.has("connections")
+        || p.has("ladders_above")
+        || p.has("ladders_below")
+        || p.root() == Some("ladders")
 }
 
 /// Whether `line` names `id` as a whole number after `what ` (`area 6`, not `area 60`).
@@ -285,4 +301,11 @@ fn arbitrary_models_fix_cleanly() {
     }
     println!("arbitrary models: {mended} mended, {untouched} without errors left as they were");
     assert!(mended > 200, "{mended}");
+}
+
+#[test]
+fn every_finding_of_real_files_and_samples_has_a_place() {
+    let files = common::source2_files().into_iter().map(|(_, p)| p);
+    let (read, _) = files_have_places(&Source2Nav, files.chain(samples()), ROOTS);
+    assert!(read > 0);
 }

@@ -52,42 +52,32 @@ enum Mend {
     SearchSpace,
 }
 
-/// The number in `text` that starts right after `prefix` and runs to the next `]`.
-fn index_after(text: &str, prefix: &str) -> Option<usize> {
-    let rest = text.strip_prefix(prefix)?;
-    let end = rest.find(']')?;
-    rest.get(..end)?.parse().ok()
-}
-
-/// What `finding` (an error of [`crate::validate()`]) asks to mend, if fix mends it.
+/// What `finding` (an error of [`crate::validate()`]) asks to mend, if fix mends it: read from
+/// its place, never its text.
 fn mend_of(finding: &Finding) -> Option<Mend> {
     if finding.severity != Severity::Error {
         return None;
     }
-    let at = finding.location.as_str();
-    if at.starts_with("IslandGraphs[") {
-        return Some(Mend::Islands);
+    let p = &finding.place;
+    match p.root()? {
+        "IslandGraphs" => return Some(Mend::Islands),
+        "SearchSpace" => return Some(Mend::SearchSpace),
+        "data_chunks" => {}
+        _ => return None,
     }
-    if at.starts_with("SearchSpace") {
-        return Some(Mend::SearchSpace);
+    let chunk = p.steps().first()?.index()?;
+    match p.steps().get(1)?.field {
+        "NavmeshChunk" => {
+            let mesh = p.index_of("Meshes")?;
+            match p.leaf()? {
+                "SegmentIndex" | "position index" => Some(Mend::DropMesh { chunk, mesh }),
+                _ => Some(Mend::Navigation(chunk)),
+            }
+        }
+        "NavigationGraph" => Some(Mend::Navigation(chunk)),
+        "SegmentGraph" => Some(Mend::SegmentGraph(chunk)),
+        _ => None,
     }
-    let chunk = index_after(at, "data_chunks[")?;
-    let rest = at.split_once("] ")?.1;
-    if let Some(mesh_part) = rest.strip_prefix("NavmeshChunk Meshes[") {
-        let (mesh, what) = mesh_part.split_once("] ")?;
-        let mesh: usize = mesh.parse().ok()?;
-        return match what {
-            "SegmentIndex" | "position index" => Some(Mend::DropMesh { chunk, mesh }),
-            _ => Some(Mend::Navigation(chunk)),
-        };
-    }
-    if rest.starts_with("NavigationGraph ") {
-        return Some(Mend::Navigation(chunk));
-    }
-    if rest.starts_with("SegmentGraph ") {
-        return Some(Mend::SegmentGraph(chunk));
-    }
-    None
 }
 
 /// Whether `finding` is an error of a kind [`fix`] mends: a mesh, NavigationGraph,
@@ -122,7 +112,7 @@ impl Plan {
                 Some(Mend::DropMesh { chunk, mesh }) => {
                     if let Some(d) = p.drop.get_mut(chunk) {
                         d.insert(mesh);
-                        let what = f.location.rsplit("] ").next().unwrap_or_default();
+                        let what = f.place.leaf().unwrap_or_default();
                         p.why
                             .entry((chunk, mesh))
                             .or_insert_with(|| format!("its {what} {}", f.message));
@@ -149,7 +139,14 @@ fn set(flags: &mut [bool], i: usize) {
 /// line per change, `"<location>: <what changed>"`. A model in which [`crate::validate()`] finds
 /// no error is left exactly as it is, and the list is empty.
 pub fn fix(m: &mut Nav2File) -> Vec<String> {
-    let errors: Vec<Finding> = validate(m)
+    let findings = validate(m);
+    fix_after(m, findings)
+}
+
+/// [`fix`], given the findings of [`crate::validate()`] on `m`: what to mend is read from
+/// their places.
+fn fix_after(m: &mut Nav2File, findings: Vec<Finding>) -> Vec<String> {
+    let errors: Vec<Finding> = findings
         .into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect();
@@ -778,3 +775,6 @@ fn recompute_search_space(m: &mut Nav2File, out: &mut Vec<String>) {
     ));
     m.search_space = Some(new);
 }
+
+#[cfg(test)]
+mod tests;

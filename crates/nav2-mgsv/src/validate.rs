@@ -2,7 +2,7 @@
 //! indices that must name something. Parsing never makes these checks, so files that break them
 //! (Obj2Nav2 output does) still read and round-trip; `validate` tells the user.
 
-use nav_core::Finding;
+use nav_core::{Finding, Place};
 
 use crate::model::layout;
 use crate::model::*;
@@ -12,7 +12,7 @@ pub fn validate(m: &Nav2File) -> Vec<Finding> {
     let mut f = Vec::new();
     if m.version != VERSION {
         f.push(Finding::info(
-            "FileHeader Version",
+            header("Version"),
             format!("{} (game files use {VERSION})", m.version),
         ));
     }
@@ -20,21 +20,21 @@ pub fn validate(m: &Nav2File) -> Vec<Finding> {
     // WeightDenominator): Metal Gear Survive tiles use 127, The Phantom Pain's 585. Only 0 is wrong.
     if m.weight_denominator == 0 {
         f.push(Finding::error(
-            "FileHeader WeightDenominator",
+            header("WeightDenominator"),
             "0: weights cannot be decoded",
         ));
     }
     for (i, d) in m.denominator.iter().enumerate() {
         if *d == 0 {
             f.push(Finding::error(
-                format!("FileHeader Denominator[{i}]"),
+                Place::of("FileHeader").index("Denominator", i),
                 "0: positions cannot be decoded",
             ));
         }
     }
     if m.unknown_crossing_tile_link_related != 0 {
         f.push(Finding::info(
-            "FileHeader Unknown_CrossingTileLinkRelated",
+            header("Unknown_CrossingTileLinkRelated"),
             format!(
                 "{} (0 in every known file)",
                 m.unknown_crossing_tile_link_related
@@ -42,7 +42,7 @@ pub fn validate(m: &Nav2File) -> Vec<Finding> {
         ));
     }
     if m.file_uid.reserved() {
-        f.push(Finding::warning("FileHeader FileUid", "the top bit is set"));
+        f.push(Finding::warning(header("FileUid"), "the top bit is set"));
     }
     if m.data_chunks.is_empty() != m.search_space.is_none() {
         f.push(Finding::warning(
@@ -76,15 +76,20 @@ pub fn validate(m: &Nav2File) -> Vec<Finding> {
     f
 }
 
+/// A field of the file header.
+fn header(field: &'static str) -> Place {
+    Place::of("FileHeader").field(field)
+}
+
 fn differs<T: PartialEq + core::fmt::Debug>(
     f: &mut Vec<Finding>,
-    what: impl core::fmt::Display,
+    what: Place,
     stored: T,
     computed: T,
 ) {
     if stored != computed {
         f.push(Finding::warning(
-            what.to_string(),
+            what,
             format!("stored {stored:?}, the game's layout gives {computed:?}"),
         ));
     }
@@ -93,14 +98,17 @@ fn differs<T: PartialEq + core::fmt::Debug>(
 /// Compares a stored layout with the one the writer computes: every difference breaks one of
 /// the offset, size, count or prefix-sum invariants of game files.
 fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
-    for r in &s.residue {
-        f.push(Finding::warning(
-            format!("bytes at {:#x}", r.offset),
-            format!(
-                "{} non-zero bytes outside every record (padding is zero in game files)",
-                r.bytes.len()
-            ),
-        ));
+    for (k, r) in s.residue.iter().enumerate() {
+        f.push(
+            Finding::warning(
+                Place::of("stored").index("residue", k),
+                format!(
+                    "{} non-zero bytes outside every record (padding is zero in game files)",
+                    r.bytes.len()
+                ),
+            )
+            .worded(format!("bytes at {:#x}", r.offset)),
+        );
     }
     let Ok(c) = layout::compute(m) else {
         f.push(Finding::error(
@@ -111,51 +119,46 @@ fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
     };
     if s.length != s.file_size {
         f.push(Finding::warning(
-            "FileHeader FileSize",
+            header("FileSize"),
             format!("{} but the file is {} bytes long", s.file_size, s.length),
         ));
     }
-    differs(f, "FileHeader FileSize", s.file_size, c.file_size);
+    differs(f, header("FileSize"), s.file_size, c.file_size);
+    differs(f, header("ChunksOffset"), s.chunks_offset, c.chunks_offset);
+    differs(f, header("ChunkCount"), s.chunk_count, c.chunk_count);
     differs(
         f,
-        "FileHeader ChunksOffset",
-        s.chunks_offset,
-        c.chunks_offset,
-    );
-    differs(f, "FileHeader ChunkCount", s.chunk_count, c.chunk_count);
-    differs(
-        f,
-        "FileHeader SearchSpaceOffset",
+        header("SearchSpaceOffset"),
         s.search_space_offset,
         c.search_space_offset,
     );
     differs(
         f,
-        "FileHeader IslandGraphsOffset",
+        header("IslandGraphsOffset"),
         s.island_graphs_offset,
         c.island_graphs_offset,
     );
     differs(
         f,
-        "FileHeader ConnectTileInfoOffset",
+        header("ConnectTileInfoOffset"),
         s.connect_tile_info_offset,
         c.connect_tile_info_offset,
     );
     differs(
         f,
-        "FileHeader ChunkDescsOffset",
+        header("ChunkDescsOffset"),
         s.chunk_descs_offset,
         c.chunk_descs_offset,
     );
     differs(
         f,
-        "FileHeader ChunkDescsDataSize",
+        header("ChunkDescsDataSize"),
         s.chunk_descs_data_size,
         c.chunk_descs_data_size,
     );
     differs(
         f,
-        "ChunkDescs EntryCount",
+        Place::of("ChunkDescs").field("EntryCount"),
         s.chunk_desc_entry_count,
         c.chunk_desc_entry_count,
     );
@@ -171,8 +174,8 @@ fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
         ));
     }
     for (i, (sd, cd)) in s.data_chunks.iter().zip(&c.data_chunks).enumerate() {
-        let at = |w: &str| format!("data_chunks[{i}] {w}");
-        for (k, name) in [
+        let at = |w: &'static str| Place::at("data_chunks", i).field(w);
+        for (k, &name) in [
             "NavigationGraph",
             "NavmeshChunk",
             "SegmentChunk",
@@ -183,38 +186,38 @@ fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
         {
             differs(
                 f,
-                at(&format!("{name} chunk header")),
+                at(name).field("chunk header"),
                 sd.chunks.get(k),
                 cd.chunks.get(k),
             );
         }
         differs(
             f,
-            at("NavigationGraph offsets"),
+            at("NavigationGraph").field("offsets"),
             &sd.navigation_graph_offsets,
             &cd.navigation_graph_offsets,
         );
         if sd.navigation_graph_link_offsets != cd.navigation_graph_link_offsets {
             f.push(Finding::warning(
-                at("NavigationGraph Nodes LinkDataOffset"),
+                at("NavigationGraph").field("Nodes").field("LinkDataOffset"),
                 "link blocks are not contiguous in node order",
             ));
         }
         differs(
             f,
-            at("NavmeshChunk offsets"),
+            at("NavmeshChunk").field("offsets"),
             &sd.navmesh_offsets,
             &cd.navmesh_offsets,
         );
         if sd.mesh_data_offsets != cd.mesh_data_offsets {
             f.push(Finding::warning(
-                at("NavmeshChunk Meshes DataOffset"),
+                at("NavmeshChunk").field("Meshes").field("DataOffset"),
                 "mesh records are not contiguous 16-byte-padded records in mesh order",
             ));
         }
         differs(
             f,
-            at("SegmentChunk offsets"),
+            at("SegmentChunk").field("offsets"),
             &sd.segment_chunk_offsets,
             &cd.segment_chunk_offsets,
         );
@@ -225,7 +228,7 @@ fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
             .position(|(a, b)| a != b)
         {
             f.push(Finding::warning(
-                at(&format!("SegmentChunk Segments[{k}]")),
+                at("SegmentChunk").index("Segments", k),
                 format!(
                     "Base fields {:?} are not the prefix sums of the counts {:?}",
                     sd.segment_bases.get(k),
@@ -235,19 +238,19 @@ fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
         }
         differs(
             f,
-            at("SegmentGraph offsets"),
+            at("SegmentGraph").field("offsets"),
             &sd.segment_graph_offsets,
             &cd.segment_graph_offsets,
         );
         differs(
             f,
-            at("SegmentGraph TotalNavigationGraphNodeIndexCount"),
+            at("SegmentGraph").field("TotalNavigationGraphNodeIndexCount"),
             sd.segment_graph_total_node_index_count,
             cd.segment_graph_total_node_index_count,
         );
         if sd.segment_graph_link_offsets != cd.segment_graph_link_offsets {
             f.push(Finding::warning(
-                at("SegmentGraph Nodes LinkDataOffset"),
+                at("SegmentGraph").field("Nodes").field("LinkDataOffset"),
                 "link blocks are not in node order at even offsets",
             ));
         }
@@ -255,45 +258,56 @@ fn stored_layout(m: &Nav2File, s: &StoredLayout, f: &mut Vec<Finding>) {
     for (i, (sg, cg)) in s.island_graphs.iter().zip(&c.island_graphs).enumerate() {
         differs(
             f,
-            format!("IslandGraphs[{i}] offsets"),
+            Place::at("IslandGraphs", i).field("offsets"),
             &sg.offsets,
             &cg.offsets,
         );
         if sg.link_offsets != cg.link_offsets {
             f.push(Finding::warning(
-                format!("IslandGraphs[{i}] Nodes LinkDataOffset"),
+                Place::at("IslandGraphs", i)
+                    .field("Nodes")
+                    .field("LinkDataOffset"),
                 "link blocks are not contiguous in node order",
             ));
         }
         differs(
             f,
-            format!("IslandGraphs[{i}] ConnectSideInfoGroups StartIndex"),
+            Place::at("IslandGraphs", i)
+                .field("ConnectSideInfoGroups")
+                .field("StartIndex"),
             sg.group_start_indices,
             cg.group_start_indices,
         );
     }
     if let (Some(ss), Some(cs)) = (&s.search_space, &c.search_space) {
-        differs(f, "SearchSpace offsets", &ss.offsets, &cs.offsets);
+        differs(
+            f,
+            Place::of("SearchSpace").field("offsets"),
+            &ss.offsets,
+            &cs.offsets,
+        );
         if ss.start_offsets != cs.start_offsets {
             f.push(Finding::warning(
-                "SearchSpace BucketDescs StartOffset",
+                Place::of("SearchSpace")
+                    .field("BucketDescs")
+                    .field("StartOffset"),
                 "bucket entries are not contiguous in bucket order",
             ));
         }
     }
     differs(
         f,
-        "ConnectTileInfo offsets",
+        Place::of("ConnectTileInfo").field("offsets"),
         s.connect_tile_info,
         c.connect_tile_info,
     );
 }
 
 fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
-    let at = |w: String| format!("data_chunks[{i}] {w}");
+    let at = |w: &'static str| Place::at("data_chunks", i).field(w);
     if dc.uid.tile_id() != m.file_uid.tile_id() {
         f.push(Finding::warning(
-            at("DataChunkUid".into()),
+            at("DataChunkUid"),
             format!(
                 "TileId {} differs from the file's {}",
                 dc.uid.tile_id(),
@@ -328,14 +342,14 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
     ] {
         if sum != actual {
             f.push(Finding::warning(
-                at(format!("SegmentChunk {name}")),
+                at("SegmentChunk").field(name),
                 format!("the segments' counts add up to {sum}, but the chunk holds {actual}"),
             ));
         }
     }
     if ng.attributes.len() != segs.len() {
         f.push(Finding::warning(
-            at("NavigationGraph AttributesCount".into()),
+            at("NavigationGraph").field("AttributesCount"),
             format!(
                 "{} attributes for {} segments",
                 ng.attributes.len(),
@@ -345,7 +359,7 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
     }
     if sg.nodes.len() != segs.len() {
         f.push(Finding::warning(
-            at("SegmentGraph NodeCount".into()),
+            at("SegmentGraph").field("NodeCount"),
             format!("{} nodes for {} segments", sg.nodes.len(), segs.len()),
         ));
     }
@@ -361,19 +375,19 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
     }
 
     for (k, n) in ng.nodes.iter().enumerate() {
-        let at = |w: &str| at(format!("NavigationGraph Nodes[{k}] {w}"));
+        let node = || at("NavigationGraph").index("Nodes", k);
         let crossings = usize::from(n.crossing_segment_link.is_some())
             + usize::from(n.crossing_data_chunk_link.is_some())
             + usize::from(n.crossing_tile_link.is_some());
         if crossings > 1 {
             f.push(Finding::warning(
-                at("flags"),
+                node().field("flags"),
                 "more than one crossing link (game files have at most one)",
             ));
         }
         if n.kind != 0 || n.reserved_flags != 0 {
             f.push(Finding::info(
-                at("flags"),
+                node().field("flags"),
                 format!(
                     "Kind {} reserved {} (0 in every known file)",
                     n.kind, n.reserved_flags
@@ -382,26 +396,26 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
         }
         if usize::from(n.segment_index) >= segs.len() {
             f.push(Finding::error(
-                at("SegmentIndex"),
+                node().field("SegmentIndex"),
                 format!("{} is past the {} segments", n.segment_index, segs.len()),
             ));
         }
         if usize::from(n.navmesh_index) >= nm.meshes.len() {
             f.push(Finding::error(
-                at("NavmeshIndices"),
+                node().field("NavmeshIndices"),
                 format!("{} is past the {} meshes", n.navmesh_index, nm.meshes.len()),
             ));
         }
         for (l, link) in n.inside_links.iter().enumerate() {
             if usize::from(link.node_index) >= ng.nodes.len() {
                 f.push(Finding::error(
-                    at(&format!("inside_links[{l}] NodeIndex")),
+                    node().index("inside_links", l).field("NodeIndex"),
                     format!("{} is past the {} nodes", link.node_index, ng.nodes.len()),
                 ));
             }
             if usize::from(link.edge_index) >= ng.edges.len() {
                 f.push(Finding::error(
-                    at(&format!("inside_links[{l}] EdgeIndex")),
+                    node().index("inside_links", l).field("EdgeIndex"),
                     format!("{} is past the {} edges", link.edge_index, ng.edges.len()),
                 ));
             }
@@ -409,24 +423,24 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
         if let Some(v) = n.crossing_segment_link {
             if usize::from(v) >= ng.nodes.len() {
                 f.push(Finding::error(
-                    at("crossing_segment_link"),
+                    node().field("crossing_segment_link"),
                     format!("{v} is past the {} nodes", ng.nodes.len()),
                 ));
             }
         }
     }
     for (k, e) in ng.edges.iter().enumerate() {
-        let at = |w: &str| at(format!("NavigationGraph Edges[{k}] {w}"));
+        let edge = || at("NavigationGraph").index("Edges", k);
         match bases.get(usize::from(e.segment_index)) {
             None => f.push(Finding::error(
-                at("SegmentIndex"),
+                edge().field("SegmentIndex"),
                 format!("{} is past the {} segments", e.segment_index, segs.len()),
             )),
             Some(b) => {
                 for node in e.node_indices {
                     if b[3] + usize::from(node) >= ng.nodes.len() {
                         f.push(Finding::error(
-                            at("NodeIndex"),
+                            edge().field("NodeIndex"),
                             format!(
                                 "segment-local {node} (+ base {}) is past the {} nodes",
                                 b[3],
@@ -439,17 +453,17 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
         }
     }
     for (k, mesh) in nm.meshes.iter().enumerate() {
-        let at = |w: &str| at(format!("NavmeshChunk Meshes[{k}] {w}"));
+        let mesh_at = || at("NavmeshChunk").index("Meshes", k).cell();
         match bases.get(usize::from(mesh.segment_index)) {
             None => f.push(Finding::error(
-                at("SegmentIndex"),
+                mesh_at().field("SegmentIndex"),
                 format!("{} is past the {} segments", mesh.segment_index, segs.len()),
             )),
             Some(b) => {
                 for p in &mesh.positions {
                     if b[0] + usize::from(*p) >= nm.positions.len() {
                         f.push(Finding::error(
-                            at("position index"),
+                            mesh_at().field("position index"),
                             format!(
                                 "segment-local {p} (+ base {}) is past the {} positions",
                                 b[0],
@@ -461,7 +475,7 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
                 for p in &mesh.navigation_graph_nodes {
                     if b[3] + usize::from(*p) >= ng.nodes.len() {
                         f.push(Finding::error(
-                            at("NavigationGraph node index"),
+                            mesh_at().field("NavigationGraph node index"),
                             format!(
                                 "segment-local {p} (+ base {}) is past the {} nodes",
                                 b[3],
@@ -478,7 +492,7 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
                 && usize::from(nb.navmesh_index()) >= nm.meshes.len()
             {
                 f.push(Finding::error(
-                    at("NeighborNavmeshInfo"),
+                    mesh_at().field("NeighborNavmeshInfo"),
                     format!(
                         "inside neighbour {} is past the {} meshes",
                         nb.navmesh_index(),
@@ -489,10 +503,10 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
         }
     }
     for (k, n) in sg.nodes.iter().enumerate() {
-        let at = |w: &str| at(format!("SegmentGraph Nodes[{k}] {w}"));
+        let node = || at("SegmentGraph").index("Nodes", k);
         if n.unknown != 0 {
             f.push(Finding::warning(
-                at("Unknown"),
+                node().field("Unknown"),
                 format!("{} (0 in every known file)", n.unknown),
             ));
         }
@@ -502,7 +516,7 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
                 match m.island_graphs.get(j) {
                     Some(g) if usize::from(*island) >= g.nodes.len() && !g.nodes.is_empty() => f
                         .push(Finding::error(
-                            at(&format!("IslandGraphNodeIndices[{j}]")),
+                            node().index("IslandGraphNodeIndices", j),
                             format!("{island} names no node of island graph {j}"),
                         )),
                     _ => {}
@@ -512,7 +526,7 @@ fn data_chunk(m: &Nav2File, i: usize, dc: &DataChunk, f: &mut Vec<Finding>) {
         for (l, link) in n.inside_links.iter().enumerate() {
             if usize::from(link.node_index) >= sg.nodes.len() {
                 f.push(Finding::error(
-                    at(&format!("inside_links[{l}] NodeIndex")),
+                    node().index("inside_links", l).field("NodeIndex"),
                     format!("{} is past the {} nodes", link.node_index, sg.nodes.len()),
                 ));
             }
@@ -528,7 +542,7 @@ fn island_graph(i: usize, g: &IslandGraph, f: &mut Vec<Finding>) {
         .sum();
     if info_total != g.connect_side_infos.len() {
         f.push(Finding::error(
-            format!("IslandGraphs[{i}] ConnectSideInfos"),
+            Place::at("IslandGraphs", i).field("ConnectSideInfos"),
             format!(
                 "{} infos, but the groups count {info_total}",
                 g.connect_side_infos.len()
@@ -539,7 +553,10 @@ fn island_graph(i: usize, g: &IslandGraph, f: &mut Vec<Finding>) {
         for (l, link) in n.inside_links.iter().enumerate() {
             if usize::from(link.node_index) >= g.nodes.len() {
                 f.push(Finding::error(
-                    format!("IslandGraphs[{i}] Nodes[{k}] inside_links[{l}] NodeIndex"),
+                    Place::at("IslandGraphs", i)
+                        .index("Nodes", k)
+                        .index("inside_links", l)
+                        .field("NodeIndex"),
                     format!("{} is past the {} nodes", link.node_index, g.nodes.len()),
                 ));
             }
@@ -549,7 +566,9 @@ fn island_graph(i: usize, g: &IslandGraph, f: &mut Vec<Finding>) {
             let count = g.connect_side_info_groups.get(side).map_or(0, |c| c.count);
             if link.connect_side_info_index() >= count {
                 f.push(Finding::error(
-                    format!("IslandGraphs[{i}] Nodes[{k}] crossing_tile_links[{l}]"),
+                    Place::at("IslandGraphs", i)
+                        .index("Nodes", k)
+                        .index("crossing_tile_links", l),
                     format!(
                         "ConnectSideInfoIndex {} is past the {count} infos of side {side}",
                         link.connect_side_info_index()
@@ -574,14 +593,17 @@ fn search_space(m: &Nav2File, s: &SearchSpace, f: &mut Vec<Finding>) {
     for (k, b) in s.buckets.iter().enumerate() {
         if b.min_y > b.max_y {
             f.push(Finding::warning(
-                format!("SearchSpace buckets[{k}]"),
+                Place::of("SearchSpace").index("buckets", k),
                 format!("MinY {} is above MaxY {}", b.min_y, b.max_y),
             ));
         }
         for (e, entry) in b.entries.iter().enumerate() {
             match m.data_chunks.iter().find(|d| d.uid == entry.data_chunk_uid) {
                 None => f.push(Finding::error(
-                    format!("SearchSpace buckets[{k}] entries[{e}] DataChunkUid"),
+                    Place::of("SearchSpace")
+                        .index("buckets", k)
+                        .index("entries", e)
+                        .field("DataChunkUid"),
                     format!(
                         "{:#010x} names no data chunk of the file",
                         entry.data_chunk_uid.0
@@ -592,7 +614,9 @@ fn search_space(m: &Nav2File, s: &SearchSpace, f: &mut Vec<Finding>) {
                     if let Some(bad) = entry.segment_indices.iter().find(|s| usize::from(**s) >= n)
                     {
                         f.push(Finding::error(
-                            format!("SearchSpace buckets[{k}] entries[{e}]"),
+                            Place::of("SearchSpace")
+                                .index("buckets", k)
+                                .index("entries", e),
                             format!("segment index {bad} is past the {n} segments"),
                         ));
                     }

@@ -11,15 +11,29 @@
 
 use nav_core::geometry::TriangleMesh;
 use nav_core::testing::{
-    corpus_dir, fix_files, is_negative, real_file, real_paths, skip_without_corpus,
+    assert_places, corpus_dir, files_have_places, fix_files, is_negative, real_file, real_paths,
+    skip_without_corpus,
 };
 use nav_core::{Finding, Format, Severity};
 use nav2_mgsv::fix::mends;
 use nav2_mgsv::{Nav2, Nav2File};
 
+/// The file's parts, as finding places name them.
+const ROOTS: &[&str] = &[
+    "FileHeader",
+    "stored",
+    "layout",
+    "ChunkDescs",
+    "data_chunks",
+    "IslandGraphs",
+    "SearchSpace",
+    "ConnectTileInfo",
+];
+
 fn errors(m: &Nav2File) -> Vec<Finding> {
-    Nav2.validate(m)
-        .into_iter()
+    let all = Nav2.validate(m);
+    assert_places("model", &all, ROOTS);
+    all.into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect()
 }
@@ -243,4 +257,13 @@ fn arbitrary_models_never_panic() {
     );
     assert!(fixed > 0);
     assert_eq!(stable, fixed);
+}
+
+#[test]
+fn every_finding_of_real_files_and_samples_has_a_place() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/mgsv");
+    let samples = ["crossing.nav2", "empty_split.1.nav2", "square.nav2"].map(|n| dir.join(n));
+    let (read, checked) =
+        files_have_places(&Nav2, real_paths("mgsv").into_iter().chain(samples), ROOTS);
+    assert!(read >= 3 && checked > 0, "{read} files, {checked} findings");
 }

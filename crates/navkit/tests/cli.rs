@@ -211,6 +211,11 @@ fn validate_exits_1_on_errors() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["errors"], 1);
     assert_eq!(v["findings"][0]["location"], "links[0]");
+    // The place, for scripts: the same location as steps, no text to parse.
+    assert_eq!(
+        v["findings"][0]["place"],
+        serde_json::json!([{"field": "links", "index": 0}])
+    );
     let o = navkit(&["validate", SAMPLE]);
     assert!(o.status.success());
 }

@@ -13,17 +13,41 @@
 use std::path::PathBuf;
 
 use nav_core::geometry::TriangleMesh;
-use nav_core::testing::{corpus_dir, fix_files, is_negative, real_files, skip_without_corpus};
-use nav_core::{Finding, Format, Severity};
+use nav_core::testing::{
+    assert_places, corpus_dir, files_have_places, fix_files, is_negative, real_files,
+    skip_without_corpus,
+};
+use nav_core::{Finding, Format, Key, Place, Severity};
 use nvnm_skyrim::nvnm::fix::mends;
 use nvnm_skyrim::nvnm::{DoorTriangle, PATHING_DOOR_CRC};
 use nvnm_skyrim::plugin::{Item, PluginFile, RecordBody};
 use nvnm_skyrim::{NavmeshGeometry, Nvnm, Plugin, samples};
 
+/// The parts of an `NVNM` model, as finding places name them.
+const NVNM_ROOTS: &[&str] = &[
+    "version",
+    "pathing_cell_crc",
+    "triangles",
+    "door_triangles",
+    "cover_triangles",
+    "cover_array",
+    "cover_mappings",
+    "waypoints",
+    "grid",
+];
+
+/// The records of a plugin, as finding places name them.
+const PLUGIN_ROOTS: &[&str] = &["NAVM", "NAVI"];
+
 fn errors<F: Format>(format: &F, m: &F::Model) -> Vec<Finding> {
-    format
-        .validate(m)
-        .into_iter()
+    let all = format.validate(m);
+    let roots = if format.name() == Plugin.name() {
+        PLUGIN_ROOTS
+    } else {
+        NVNM_ROOTS
+    };
+    assert_places("model", &all, roots);
+    all.into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect()
 }
@@ -376,4 +400,66 @@ fn arbitrary_models_never_panic() {
     }
     eprintln!("arbitrary models: {fixed} changed by fix");
     assert!(fixed > 0);
+}
+
+#[test]
+fn every_finding_of_real_files_and_samples_has_a_place() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/skyrim");
+    let samples = [
+        "exterior_v12.nvnm",
+        "fallout4_v15.nvnm",
+        "interior_v12.nvnm",
+    ]
+    .map(|n| dir.join(n));
+    let blobs = real_files("skyrim/nvnm").into_iter().map(|(_, f)| f);
+    let (read, _) = files_have_places(&Nvnm, blobs.chain(samples), NVNM_ROOTS);
+    assert!(read >= 3);
+    let plugins = real_files("skyrim")
+        .into_iter()
+        .map(|(_, f)| f)
+        .filter(|f| is_plugin(f));
+    let sample = dir.join("navkit_room.esp");
+    let (read, checked) = files_have_places(&Plugin, plugins.chain([sample]), PLUGIN_ROOTS);
+    assert!(read >= 1);
+    eprintln!("{read} plugins, {checked} findings");
+}
+
+/// The plugin's `mends` reads the place `NAVM <FormID> NVNM <NVNM place>`, not the text: a
+/// finding worded otherwise is mended all the same, and the cell it names is the triangle of
+/// that navmesh.
+#[test]
+fn plugin_findings_are_mended_by_their_place() {
+    let original: PluginFile = samples::plugin();
+    let mut floor = Nvnm.read(original.navmeshes()[1].1).unwrap();
+    floor.triangles[1].vertices[2] = 9;
+    let mut m = original.clone();
+    set_nvnm_data(&mut m.items, 0x0000_0802, &Nvnm.write(&floor).unwrap());
+    let found = errors(&Plugin, &m);
+    let mended: Vec<&Finding> = found
+        .iter()
+        .filter(|f| nvnm_skyrim::plugin::fix::mends(f))
+        .collect();
+    assert_eq!(mended.len(), 1, "{found:#?}");
+    let f = mended[0];
+    assert_eq!(f.location, "NAVM 00000802 NVNM triangles[1] vertices[2]");
+    let cell = f.place.cell_ref().unwrap();
+    assert_eq!(
+        (cell.kind, cell.key, cell.part),
+        ("triangles", &Key::Index(1), Some(0x0000_0802))
+    );
+    let reworded = Finding {
+        location: "the floor's second triangle".to_string(),
+        message: "has a corner that is not there".to_string(),
+        ..f.clone()
+    };
+    assert!(nvnm_skyrim::plugin::fix::mends(&reworded));
+    // The same NVNM place outside a navmesh record, or with its text alone, is not one.
+    let inner = Finding::error(f.place.skip(2), "x");
+    assert!(!nvnm_skyrim::plugin::fix::mends(&inner));
+    assert!(mends(&inner));
+    let textual = Finding {
+        place: Place::new(),
+        ..f.clone()
+    };
+    assert!(!nvnm_skyrim::plugin::fix::mends(&textual));
 }

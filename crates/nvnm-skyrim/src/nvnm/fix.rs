@@ -24,35 +24,45 @@
 
 use std::collections::BTreeSet;
 
-use nav_core::{Finding, Severity};
+use nav_core::{Finding, Severity, Step};
 
 use super::model::{CoverMapping, NavmeshGeometry};
 use super::validate::validate;
 use super::{Edge, triangle_flags};
 use crate::build::{divisor_for, lay_out_grid, link_triangles};
 
-/// The locations of the errors [`fix`] mends: a triangle's vertex or edge, a door triangle, a
-/// cover triangle, a cover entry's vertex, the grid.
-const MENDED: [&str; 6] = [
-    "triangles[",
-    "door_triangles[",
-    "cover_triangles[",
-    "cover_array[",
-    "grid cells",
-    "grid cells[",
-];
+/// Whether a finding at `place` (an `NVNM` model's, as [`super::validate::validate`] gives it)
+/// is of a kind [`fix`] mends when it is an error: a triangle's vertex or edge, a door
+/// triangle, a cover triangle, a cover entry's vertex, the grid's cells.
+pub(crate) fn mended_at(place: &[Step]) -> bool {
+    match place {
+        [first, rest @ ..] => match first.field {
+            "triangles" | "door_triangles" | "cover_triangles" | "cover_array" => true,
+            "grid" => rest.first().is_some_and(|s| s.field == "cells"),
+            _ => false,
+        },
+        [] => false,
+    }
+}
 
-/// Whether `finding` is an error of a kind [`fix`] mends (its location is that of the `NVNM`
-/// model, as [`super::validate::validate`] gives it). An unknown version it leaves.
+/// Whether `finding` is an error of a kind [`fix`] mends, read from its place in the `NVNM`
+/// model (as [`super::validate::validate`] gives it). An unknown version it leaves.
 pub fn mends(finding: &Finding) -> bool {
-    finding.severity == Severity::Error && MENDED.iter().any(|p| finding.location.starts_with(p))
+    finding.severity == Severity::Error && mended_at(finding.place.steps())
 }
 
 /// Makes an edited model consistent again (see the module docs for the rules) and returns one
 /// line per change, `"<location>: <what changed>"`. A model in which validate finds no error of a
 /// kind fix mends is left exactly as it is, and the list is empty.
 pub fn fix(m: &mut NavmeshGeometry) -> Vec<String> {
-    if !validate(m).iter().any(mends) {
+    let findings = validate(m);
+    fix_after(m, &findings)
+}
+
+/// [`fix`], given the findings of [`super::validate::validate`] on `m`: whether to mend is read
+/// from their places.
+fn fix_after(m: &mut NavmeshGeometry, findings: &[Finding]) -> Vec<String> {
+    if !findings.iter().any(mends) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -379,3 +389,6 @@ fn regrid(m: &mut NavmeshGeometry, out: &mut Vec<String>) {
         }
     ));
 }
+
+#[cfg(test)]
+mod tests;

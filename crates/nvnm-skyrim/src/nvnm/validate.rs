@@ -8,10 +8,15 @@
 //! Infos: values that differ from what the Creation Kit writes (pathing-cell CRC, door type,
 //! cell size).
 
-use nav_core::Finding;
+use nav_core::{Finding, Place};
 
 use super::model::NavmeshGeometry;
 use super::{Edge, PATHING_CELL_CRC, PATHING_DOOR_CRC};
+
+/// The place of triangle `i`, the cell of findings about it.
+fn triangle(i: usize) -> Place {
+    Place::at("triangles", i).cell()
+}
 
 /// Checks a model and returns what it finds, most serious first in each part.
 pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
@@ -38,7 +43,7 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
         for (k, &v) in t.vertices.iter().enumerate() {
             if usize::from(v) >= nv {
                 out.push(Finding::error(
-                    format!("triangles[{i}] vertices[{k}]"),
+                    triangle(i).index("vertices", k),
                     format!("vertex {v} is past the {nv} vertices"),
                 ));
             }
@@ -47,7 +52,7 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
             match t.edge(k) {
                 Edge::None => {}
                 Edge::Triangle(n) if usize::from(n) >= nt => out.push(Finding::error(
-                    format!("triangles[{i}] edges[{k}]"),
+                    triangle(i).index("edges", k),
                     format!("neighbour triangle {n} is past the {nt} triangles"),
                 )),
                 Edge::Triangle(n) => {
@@ -58,18 +63,18 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
                         .is_some_and(|o| (0..3).any(|j| Some(o.edge(j)) == me));
                     if !back {
                         out.push(Finding::warning(
-                            format!("triangles[{i}] edges[{k}]"),
+                            triangle(i).index("edges", k),
                             format!("neighbour triangle {n} has no edge back to triangle {i}"),
                         ));
                     }
                 }
                 Edge::EdgeLink(l) if usize::from(l) >= ne => out.push(Finding::error(
-                    format!("triangles[{i}] edges[{k}]"),
+                    triangle(i).index("edges", k),
                     format!("edge link {l} is past the {ne} edge links"),
                 )),
                 Edge::EdgeLink(_) => {}
                 Edge::Invalid(v) => out.push(Finding::error(
-                    format!("triangles[{i}] edges[{k}]"),
+                    triangle(i).index("edges", k),
                     format!(
                         "edge value {v} is neither -1, a triangle nor an edge link (flags {:#06x})",
                         t.flags
@@ -78,7 +83,7 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
             }
         }
     }
-    let tri_in_range = |out: &mut Vec<Finding>, location: String, t: i16| {
+    let tri_in_range = |out: &mut Vec<Finding>, location: Place, t: i16| {
         if usize::try_from(t).map_or(true, |t| t >= nt) {
             out.push(Finding::error(
                 location,
@@ -89,12 +94,12 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
     for (i, d) in m.door_triangles.iter().enumerate() {
         tri_in_range(
             &mut out,
-            format!("door_triangles[{i}] triangle"),
+            Place::at("door_triangles", i).field("triangle"),
             d.triangle,
         );
         if d.door_type != 0 && d.door_type != PATHING_DOOR_CRC {
             out.push(Finding::info(
-                format!("door_triangles[{i}] door_type"),
+                Place::at("door_triangles", i).field("door_type"),
                 format!(
                     "{:#010x} is neither 0 nor the PathingDoor CRC {PATHING_DOOR_CRC:#010x}",
                     d.door_type
@@ -103,13 +108,13 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
         }
     }
     for (i, &t) in m.cover_triangles.iter().enumerate() {
-        tri_in_range(&mut out, format!("cover_triangles[{i}]"), t);
+        tri_in_range(&mut out, Place::at("cover_triangles", i), t);
     }
     for (i, c) in m.cover_array.iter().enumerate() {
         for (k, &v) in c.vertices.iter().enumerate() {
             if usize::from(v) >= nv {
                 out.push(Finding::error(
-                    format!("cover_array[{i}] vertices[{k}]"),
+                    Place::at("cover_array", i).index("vertices", k),
                     format!("vertex {v} is past the {nv} vertices"),
                 ));
             }
@@ -120,7 +125,7 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
     for (i, w) in m.waypoints.iter().enumerate() {
         if usize::try_from(w.triangle).map_or(true, |t| t >= nt) {
             out.push(Finding::warning(
-                format!("waypoints[{i}] triangle"),
+                Place::at("waypoints", i).field("triangle"),
                 format!("triangle {} is not one of the {nt} triangles", w.triangle),
             ));
         }
@@ -136,11 +141,11 @@ pub fn validate(m: &NavmeshGeometry) -> Vec<Finding> {
 fn validate_cover_mappings(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
     let (nc, nt) = (m.cover_array.len(), m.triangles.len());
     for (i, c) in m.cover_mappings.iter().enumerate() {
-        let location = format!("cover_mappings[{i}]");
+        let location = Place::at("cover_mappings", i);
         let cover = m.cover_array.get(usize::from(c.cover));
         if cover.is_none() {
             out.push(Finding::warning(
-                format!("{location} cover"),
+                location.clone().field("cover"),
                 format!("cover {} is past the {nc} cover entries", c.cover),
             ));
         }
@@ -148,7 +153,7 @@ fn validate_cover_mappings(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
         let triangle = m.triangles.get(usize::from(t));
         if triangle.is_none() {
             out.push(Finding::warning(
-                format!("{location} triangle_edge"),
+                location.clone().field("triangle_edge"),
                 format!(
                     "{:#06x} names triangle {t}, not one of the {nt} triangles",
                     c.triangle_edge
@@ -157,7 +162,7 @@ fn validate_cover_mappings(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
         }
         if e > 2 {
             out.push(Finding::warning(
-                format!("{location} triangle_edge"),
+                location.clone().field("triangle_edge"),
                 format!(
                     "{:#06x} names edge 3; a triangle has edges 0 to 2",
                     c.triangle_edge
@@ -190,7 +195,7 @@ fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
     let d = u64::from(g.divisor);
     if g.cells.len() as u64 != d * d {
         out.push(Finding::error(
-            "grid cells",
+            Place::of("grid").field("cells"),
             format!(
                 "{} cell lists, but divisor {} needs {}",
                 g.cells.len(),
@@ -208,7 +213,7 @@ fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
             let stored = g.cell_size[a].get();
             if (expected - stored).abs() > 1e-3 * expected.abs().max(1.0) {
                 out.push(Finding::info(
-                    format!("grid cell_size[{a}]"),
+                    Place::of("grid").index("cell_size", a),
                     format!("{stored} is not (max - min) / divisor = {expected}"),
                 ));
             }
@@ -230,7 +235,7 @@ fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
         .collect();
     if let Some(first) = outside.first() {
         out.push(Finding::warning(
-            "grid min/max",
+            Place::of("grid").field("min/max"),
             format!(
                 "{} of {} vertices lie outside the grid bounds (first: vertices[{first}])",
                 outside.len(),
@@ -250,7 +255,7 @@ fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
         for (j, &t) in cell.iter().enumerate() {
             let Some(tri) = usize::try_from(t).ok().and_then(|t| m.triangles.get(t)) else {
                 out.push(Finding::error(
-                    format!("grid cells[{k}][{j}]"),
+                    Place::of("grid").index("cells", k).nth(j),
                     format!("triangle {t} is not one of the {nt} triangles"),
                 ));
                 continue;
@@ -276,7 +281,7 @@ fn validate_grid(m: &NavmeshGeometry, out: &mut Vec<Finding>) {
             let touches = lo_x <= x1 && hi_x >= x0 && lo_y <= y1 && hi_y >= y0;
             if !touches {
                 out.push(Finding::warning(
-                    format!("grid cells[{k}][{j}]"),
+                    Place::of("grid").index("cells", k).nth(j),
                     format!(
                         "triangle {t} does not touch cell ({}, {}) of the grid",
                         k % width,

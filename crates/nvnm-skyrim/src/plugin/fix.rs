@@ -10,24 +10,25 @@
 
 use std::collections::HashSet;
 
-use nav_core::{Finding, Format};
+use nav_core::{Finding, Format, Severity};
 
 use super::model::PluginFile;
 use crate::nvnm::Nvnm;
 
 /// Whether `finding` (of the plugin's validate) is an error [`fix`] mends: an `NVNM` error of a
-/// kind [`crate::nvnm::fix::mends`] names, located `NAVM <FormID> NVNM <location>`.
+/// kind [`crate::nvnm::fix::mends`] names, placed under `NAVM <FormID> NVNM`. Read from its
+/// place, never its text.
 pub fn mends(finding: &Finding) -> bool {
-    let Some(rest) = finding.location.strip_prefix("NAVM ") else {
-        return false;
-    };
-    let Some((_, inner)) = rest.split_once(" NVNM ") else {
-        return false;
-    };
-    crate::nvnm::fix::mends(&Finding {
-        location: inner.to_string(),
-        ..finding.clone()
-    })
+    finding.severity == Severity::Error
+        && match finding.place.steps() {
+            [navm, nvnm, inner @ ..] => {
+                navm.field == "NAVM"
+                    && navm.form_id().is_some()
+                    && nvnm.field == "NVNM"
+                    && crate::nvnm::fix::mended_at(inner)
+            }
+            _ => false,
+        }
 }
 
 /// Fixes every navmesh of the plugin (see the module docs) and returns one line per change:

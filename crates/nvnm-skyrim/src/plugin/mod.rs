@@ -38,7 +38,7 @@ pub mod write;
 
 use core::fmt;
 
-use nav_core::{Error, Finding, Format, Result, Summary};
+use nav_core::{Error, Finding, Format, Place, Result, Summary};
 
 pub use compression::{DEFAULT_LEVEL, Resolved, StoredStream};
 pub use conflicts::{ConflictReport, conflicts};
@@ -309,19 +309,21 @@ impl Format for Plugin {
     fn validate(&self, model: &Self::Model) -> Vec<Finding> {
         let mut out = Vec::new();
         for (form_id, nvnm) in model.navmeshes() {
-            let at = format!("NAVM {form_id:08X} NVNM");
+            let at = Place::new().form_id("NAVM", form_id).field("NVNM");
             match crate::nvnm::Nvnm.read(nvnm) {
-                Ok(m) => out.extend(crate::nvnm::Nvnm.validate(&m).into_iter().map(|f| Finding {
-                    location: format!("{at} {}", f.location),
-                    ..f
-                })),
+                Ok(m) => out.extend(
+                    crate::nvnm::Nvnm
+                        .validate(&m)
+                        .into_iter()
+                        .map(|f| f.within(at.clone())),
+                ),
                 Err(e) => out.push(Finding::error(at, e.to_string())),
             }
         }
         for r in model.records() {
-            let kept = match &r.body {
-                RecordBody::Navmesh(b) => &b.compression,
-                RecordBody::NavigationInfo(b) => &b.compression,
+            let (record, kept) = match &r.body {
+                RecordBody::Navmesh(b) => ("NAVM", &b.compression),
+                RecordBody::NavigationInfo(b) => ("NAVI", &b.compression),
                 RecordBody::Raw(_) => continue,
             };
             // A stream as read is not searched for its level here: that costs a deflate per
@@ -329,7 +331,7 @@ impl Format for Plugin {
             // written back as stored whatever its level. `dump` shows the level.
             if let Compression::Kept { .. } = kept {
                 out.push(Finding::info(
-                    format!("{} {:08X}", r.signature, r.form_id),
+                    Place::new().form_id(record, r.form_id),
                     "no zlib level reproduces the stored stream; it is kept as stored",
                 ));
             }

@@ -15,7 +15,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nav_core::{Finding, Format};
+use nav_core::{Finding, Format, Place};
 
 use super::model::{Group, PluginFile, Record};
 use super::navi::sync::{bounds, centre, disagreements};
@@ -120,7 +120,7 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
             );
         }
         out.push(Finding::error(
-            format!("NAVM {id:08X}"),
+            Place::new().form_id("NAVM", id),
             format!(
                 "deleted navmesh ({whose}, in {}){links}: the game crashes when it reaches a \
                  deleted navmesh through another navmesh's edge links; restore it and edit it \
@@ -140,7 +140,7 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
         let Some(navi) = navi_record.navi() else {
             continue;
         };
-        let at_navi = format!("NAVI {:08X}", navi_record.form_id);
+        let at_navi = Place::new().form_id("NAVI", navi_record.form_id);
         let mut nth = HashMap::<[u8; 4], usize>::new();
         let mut road_markers = Vec::new();
         for s in &navi.subrecords {
@@ -148,9 +148,12 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
             let i = *nth.entry(sig.0).and_modify(|c| *c += 1).or_insert(0);
             match &s.field {
                 NaviField::NavmeshInfo(info) => {
-                    let at = format!("{at_navi} NVMI[{i}] {:08X}", info.navmesh);
+                    let at = at_navi.clone().index("NVMI", i).form_id("", info.navmesh);
                     if !listed.insert(info.navmesh) {
-                        out.push(Finding::warning(&at, "a second entry for the same navmesh"));
+                        out.push(Finding::warning(
+                            at.clone(),
+                            "a second entry for the same navmesh",
+                        ));
                     }
                     if info.flags & ROAD_MARKER != 0 {
                         road_markers.push(info.navmesh);
@@ -158,11 +161,11 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
                     check_entry(info, &at, find(info.navmesh), &masters, &mut out);
                 }
                 NaviField::PreferredPathing(p) => {
-                    let at = format!("{at_navi} NVPP[{i}]");
+                    let at = at_navi.clone().index("NVPP", i);
                     let n = p.nodes.len();
                     if n.checked_mul(n) != Some(p.paths.len()) {
                         out.push(Finding::warning(
-                            &at,
+                            at.clone(),
                             format!(
                                 "{} paths for {n} road-marker nodes; every known file has \
                                  nodes × nodes",
@@ -176,17 +179,27 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
                     flagged.sort_unstable();
                     if nodes != flagged {
                         out.push(Finding::warning(
-                            &at,
+                            at.clone(),
                             "the road-marker nodes are not the NVMI entries flagged 0x40",
                         ));
                     }
                 }
                 NaviField::Other { signature, data } => {
                     if let Some(Err(e)) = read_field(&signature.0, data) {
-                        out.push(Finding::error(
-                            format!("{at_navi} {signature}[{i}]"),
-                            format!("does not read, kept raw: {e}"),
-                        ));
+                        let field = match &signature.0 {
+                            b"NVER" => "NVER",
+                            b"NVMI" => "NVMI",
+                            b"NVPP" => "NVPP",
+                            b"NVSI" => "NVSI",
+                            _ => "subrecord",
+                        };
+                        out.push(
+                            Finding::error(
+                                at_navi.clone().index(field, i),
+                                format!("does not read, kept raw: {e}"),
+                            )
+                            .worded(format!("{at_navi} {signature}[{i}]")),
+                        );
                     }
                 }
                 NaviField::Version(_) | NaviField::DeletedNavmeshes(_) => {}
@@ -199,7 +212,7 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
             continue;
         }
         out.push(Finding::warning(
-            format!("NAVM {:08X}", n.record.form_id),
+            Place::new().form_id("NAVM", n.record.form_id),
             "no NVMI entry in the NAVI record: the game's pathfinding does not know this \
              navmesh (saving the plugin in the Creation Kit adds it)",
         ));
@@ -209,14 +222,14 @@ pub fn across_records(model: &PluginFile) -> Vec<Finding> {
 
 fn check_entry(
     info: &NavmeshInfo,
-    at: &str,
+    at: &Place,
     navmesh: Option<&Navmesh<'_>>,
     masters: &[String],
     out: &mut Vec<Finding>,
 ) {
     if (info.flags & ISLAND != 0) != info.island.is_some() {
         out.push(Finding::warning(
-            at,
+            at.clone(),
             format!(
                 "island flag 0x20 is {} but the entry {} island data",
                 if info.flags & ISLAND != 0 {
@@ -235,11 +248,11 @@ fn check_entry(
     let Some(navmesh) = navmesh else {
         match origin(info.navmesh, masters) {
             Some(m) => out.push(Finding::info(
-                at,
+                at.clone(),
                 format!("an entry for {m}'s navmesh, which this plugin does not override"),
             )),
             None => out.push(Finding::warning(
-                at,
+                at.clone(),
                 "the FormID is this plugin's own, but the plugin has no such NAVM: the game is \
                  told about a navmesh that does not exist",
             )),
@@ -247,18 +260,24 @@ fn check_entry(
         return;
     };
     if navmesh.record.is_deleted() {
-        out.push(Finding::warning(at, "an entry for a deleted navmesh"));
+        out.push(Finding::warning(
+            at.clone(),
+            "an entry for a deleted navmesh",
+        ));
         return;
     }
     if let Some(m) = origin(info.navmesh, masters) {
-        out.push(Finding::info(at, format!("the navmesh overrides {m}'s")));
+        out.push(Finding::info(
+            at.clone(),
+            format!("the navmesh overrides {m}'s"),
+        ));
     }
     let Some(mesh) = &navmesh.mesh else {
         return; // the NVNM's own finding says why it does not read
     };
     for d in disagreements(info, mesh) {
         out.push(Finding::warning(
-            at,
+            at.clone(),
             format!("{d} (replacing the navmesh with navkit brings the entry up to date)"),
         ));
     }
@@ -272,7 +291,7 @@ fn check_entry(
         });
         if !inside {
             out.push(Finding::warning(
-                at,
+                at.clone(),
                 format!(
                     "centre ({}, {}, {}) lies outside the navmesh's bounds ({}, {}, {}) to \
                      ({}, {}, {})",
