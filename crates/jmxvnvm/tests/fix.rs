@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use jmxvnvm::fix::mends;
 use jmxvnvm::{NavMeshTerrain, Nvm, RegionId, TerrainBuilder, build};
-use nav_core::testing::{assert_places, files_have_places, fix_files, is_negative, real_files};
+use nav_core::testing::{assert_places, files_have_places, fix_files};
 
 mod common;
 use nav_core::{Finding, Format, RawF32, Severity};
@@ -273,7 +273,7 @@ fn arbitrary_models_never_panic() {
 
 #[test]
 fn every_finding_of_real_files_and_samples_has_a_place() {
-    let real = real_files("silkroad").into_iter().map(|(_, f)| f);
+    let real = common::real_nvm_files("finding places").into_iter();
     let (read, _) = files_have_places(&Nvm, real.chain(samples()), ROOTS);
     assert!(read > 0);
 }

@@ -74,7 +74,7 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
         if let Err(why) = usable_corners(mesh, i, &mut corners) {
             // The geometry and the navigation graph give it no position.
             out.push(Finding::warning(
-                format!("areas[{i}]"),
+                area(i),
                 format!("area {} has no usable corners ({why})", a.id),
             ));
         }

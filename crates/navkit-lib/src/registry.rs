@@ -11,7 +11,9 @@
 
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::navigation::Graph;
-use nav_core::oracle::{BuildError, RoundtripError, check_build, roundtrip_bytes};
+use nav_core::oracle::{
+    BuildError, RoundtripError, check_build, check_navigation, roundtrip_bytes,
+};
 use nav_core::{Error, Finding, Format, Part, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -99,7 +101,8 @@ pub trait AnyFormat: Send + Sync {
         len: u64,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()>;
-    /// The full round-trip oracle, on the file and on every part inside it.
+    /// The full round-trip oracle, on the file and on every part inside it, and the navigation
+    /// oracle ([`nav_core::oracle::check_navigation`]) on the file's graph.
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure>;
     /// Semantic findings.
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error>;
@@ -222,6 +225,9 @@ where
     fn roundtrip(&self, bytes: &[u8]) -> Result<RoundtripOk, RoundtripFailure> {
         let model =
             roundtrip_bytes(self, bytes).map_err(|error| RoundtripFailure { part: None, error })?;
+        // The navigation graph the model maps to is one the queries accept, and answers on it
+        // are paths over its edges.
+        check_navigation(self, &model).map_err(|error| RoundtripFailure { part: None, error })?;
         // Each part is a file of its own format, checked with that format's round trip.
         let parts = Format::parts(self, &model);
         for part in &parts {

@@ -46,9 +46,13 @@ Examples:
   navkit render de_dust2.nav -o de_dust2.png --size 2048
   navkit build --format nav2-mgsv level.obj -o level.nav2
   navkit export a.nvnm -o a.obj && navkit build --format nvnm-skyrim a.obj -o b.nvnm
-  navkit diff a.nav b.nav";
+  navkit diff a.nav b.nav
+  navkit locate de_mirage.nav -- -1200 350 -160
+  navkit path de_mirage.nav 1 4000 --json
+  navkit path de_mirage.nav --pairs queries.txt --json
+  navkit islands de_dust2.nav";
 
-/// Inspect, validate, convert and round-trip navigation meshes of five game engines.
+/// Inspect, validate, convert, navigate and round-trip navigation meshes of six game engines.
 #[derive(Debug, Parser)]
 #[command(name = "navkit", version, about)]
 pub(super) struct Cli {
@@ -244,6 +248,10 @@ pub(super) enum Command {
         /// Length of the longer side of the plan, in pixels (64 to 8192).
         #[arg(long, default_value_t = 1024, value_name = "PX")]
         size: u32,
+        /// Draw the way between two cells or points `x,y,z` over the picture (as `navkit path`
+        /// finds it, by distance, every edge kind allowed).
+        #[arg(long, num_args = 2, value_names = ["FROM", "TO"])]
+        path: Vec<String>,
     },
     /// Make a new navmesh from a triangle mesh in OBJ or glTF (needs --format).
     ///
@@ -301,6 +309,66 @@ pub(super) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The cell under a point, seen from above (exit 1 when there is none).
+    ///
+    /// Where cells overlap (stacked floors, a bridge over a tunnel) the one whose surface is
+    /// nearest in height wins; in node formats (Quake) the nearest node within its radius.
+    /// Coordinates are the file's own axes: Z up for Quake, Source, Source 2 and Skyrim, Y up for
+    /// Fox Engine and Silkroad. With --points, one point `X Y Z` per line of the file, one answer
+    /// per line (`-` where no cell; JSON lines with --json), and exit 0.
+    Locate {
+        /// The navmesh file.
+        file: PathBuf,
+        /// The point: X Y Z in the file's axes.
+        #[arg(num_args = 0..=3, value_name = "X Y Z", allow_negative_numbers = true)]
+        point: Vec<f32>,
+        /// A file of points, one `X Y Z` per line, instead of one point.
+        #[arg(long, value_name = "POINTS", conflicts_with = "point")]
+        points: Option<PathBuf>,
+        /// Print JSON: `{"cell": ..., "distance": ...}` (cell null where there is none).
+        #[arg(long)]
+        json: bool,
+    },
+    /// The way from one cell or point to another: the cells in order and the total cost.
+    ///
+    /// FROM and TO are cell ids as users know them (a Source area id, a Quake node index,
+    /// `0410E930:12` for triangle 12 of a Skyrim plugin's navmesh 0410E930) or points `x,y,z`
+    /// (located first). A* over the file's graph: `--weight distance` sums the 3D distances
+    /// between the centres of consecutive cells (a cell's centre is the mean of its corners),
+    /// `--weight hops` counts the steps. Ladders, jumps and other non-walk edges are followed
+    /// unless --walk-only; blocked ones never. Unreachable is an answer (exit 0) with a reason.
+    Path {
+        /// The navmesh file.
+        file: PathBuf,
+        /// FROM TO: two cell ids or points `x,y,z` (put `--` before a point that starts with
+        /// `-`).
+        #[arg(num_args = 0..=2, value_name = "FROM TO")]
+        ends: Vec<String>,
+        /// A file of queries, one `FROM TO` per line, one answer per line (JSON lines with --json).
+        #[arg(long, value_name = "PAIRS", conflicts_with = "ends")]
+        pairs: Option<PathBuf>,
+        /// What a path costs.
+        #[arg(long, value_enum, default_value_t = WeightArg::Distance)]
+        weight: WeightArg,
+        /// Follow walking edges only (no ladders, jumps, drops, doors or teleports).
+        #[arg(long)]
+        walk_only: bool,
+        /// Print JSON: `{"from", "to", "reachable", "cells", "cost", "reason"}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The connected parts of the graph, largest first: a part no spawn can reach is the classic
+    /// navmesh bug.
+    Islands {
+        /// The navmesh file.
+        file: PathBuf,
+        /// Count walking edges only.
+        #[arg(long)]
+        walk_only: bool,
+        /// Print JSON with every island's cells.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the formats this build reads and writes.
     Formats {
         /// Print JSON instead of text.
@@ -326,6 +394,15 @@ impl ExportKind {
             ExportKind::Glb => "glb",
         }
     }
+}
+
+/// What a path costs, for `path`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum WeightArg {
+    /// The 3D distance between the centres of consecutive cells.
+    Distance,
+    /// One per step.
+    Hops,
 }
 
 /// The up axis of a mesh given to `build`.

@@ -590,6 +590,7 @@ pub(super) fn render(
     path: &Path,
     out: &Path,
     size: u32,
+    route: &[String],
 ) -> CmdResult {
     let kind = ending(out);
     if kind != "png" && kind != "svg" {
@@ -604,7 +605,10 @@ pub(super) fn render(
             crate::render::MAX_SIZE
         )));
     }
-    let g = geometry_of(forced, path)?;
+    let mut g = geometry_of(forced, path)?;
+    if let [from, to] = route {
+        super::navigate::overlay_path(forced, path, &mut g, from, to)?;
+    }
     let bytes = if kind == "svg" {
         crate::render::to_svg(&g, size).into_bytes()
     } else {

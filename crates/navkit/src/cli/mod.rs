@@ -22,6 +22,7 @@ macro_rules! out {
 mod args;
 mod commands;
 mod export_cmd;
+mod navigate;
 mod output;
 
 pub use output::pretty_json;
@@ -149,7 +150,12 @@ fn run(cli: Cli) -> CmdResult {
                 jobs,
             ),
         },
-        Command::Render { file, output, size } => render(forced, &file, &output, size),
+        Command::Render {
+            file,
+            output,
+            size,
+            path,
+        } => render(forced, &file, &output, size, &path),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
         Command::Extract { file, output } => extract(forced, &file, &output),
         Command::Replace {
@@ -159,6 +165,33 @@ fn run(cli: Cli) -> CmdResult {
             output,
         } => replace(forced, &file, &part, &new, &output),
         Command::Conflicts { plugins, json } => conflicts(&plugins, json),
+        Command::Locate {
+            file,
+            point,
+            points,
+            json,
+        } => navigate::locate(forced, &file, &point, points.as_deref(), json),
+        Command::Path {
+            file,
+            ends,
+            pairs,
+            weight,
+            walk_only,
+            json,
+        } => navigate::path(
+            forced,
+            &file,
+            &ends,
+            pairs.as_deref(),
+            weight,
+            walk_only,
+            json,
+        ),
+        Command::Islands {
+            file,
+            walk_only,
+            json,
+        } => navigate::islands(forced, &file, walk_only, json),
         Command::Formats { json } => formats(json),
     }
 }
