@@ -12,7 +12,6 @@
 //! ```
 
 use nav_core::scalar::{F32, U32, U64};
-use nav_core::zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 use nav_core::{Cursor, Error, ErrorKind, RawF32, Result};
 
 use crate::FORMAT;
@@ -20,123 +19,13 @@ use crate::kv3;
 use crate::layout::{GenLayout, Layout, MAGIC, MAGIC_TEXT, has_custom_data};
 use crate::model::{ByteString, GenerationParams, HullParams};
 
-/// Three floats.
-#[derive(
-    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct RawVec3(pub [F32; 3]);
+mod records;
 
-impl RawVec3 {
-    /// The floats by their bits.
-    pub fn get(&self) -> [RawF32; 3] {
-        self.0.map(RawF32::from)
-    }
-}
-
-/// A connection: target area id and edge (8 bytes).
-#[derive(
-    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct RawConnection {
-    /// The area reached.
-    pub area_id: U32,
-    /// The edge of that area.
-    pub edge: U32,
-}
-
-/// A hiding spot (17 bytes).
-#[derive(
-    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct RawHidingSpot {
-    /// The spot id.
-    pub id: U32,
-    /// The position.
-    pub position: RawVec3,
-    /// Flags.
-    pub flags: u8,
-}
-
-/// The ladder fields every version stores (60 bytes).
-#[derive(
-    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct RawLadder {
-    /// Id.
-    pub id: U32,
-    /// Width.
-    pub width: F32,
-    /// Top.
-    pub top: RawVec3,
-    /// Bottom.
-    pub bottom: RawVec3,
-    /// Length.
-    pub length: F32,
-    /// Direction.
-    pub direction: U32,
-    /// Top forward, top left, top right, top behind and bottom area ids.
-    pub areas: [U32; 5],
-}
-
-/// A v35+ ladder: the common fields and the bottom-left and bottom-right area ids (68 bytes).
-#[derive(
-    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct RawLadderV35 {
-    /// The common fields.
-    pub base: RawLadder,
-    /// Bottom left and bottom right area ids.
-    pub bottom_sides: [U32; 2],
-}
-
-/// A transformed bounding box (72 bytes).
-#[derive(
-    Debug, Clone, Copy, PartialEq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct RawBounds {
-    /// Minimum.
-    pub mins: RawVec3,
-    /// Maximum.
-    pub maxs: RawVec3,
-    /// The 3×4 matrix.
-    pub transform: [F32; 12],
-}
-
-/// The ladder records, in their version's size.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Ladders<'a> {
-    /// Before v35.
-    V30(&'a [RawLadder]),
-    /// v35 and up.
-    V35(&'a [RawLadderV35]),
-}
-
-impl Ladders<'_> {
-    /// Number of ladders.
-    pub fn len(&self) -> usize {
-        match self {
-            Ladders::V30(l) => l.len(),
-            Ladders::V35(l) => l.len(),
-        }
-    }
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The records' bytes.
-    pub fn as_bytes(&self) -> &[u8] {
-        match self {
-            Ladders::V30(l) => l.as_bytes(),
-            Ladders::V35(l) => l.as_bytes(),
-        }
-    }
-}
+use records::Bytes;
+pub use records::{
+    ConnectionListIter, ConnectionLists, Ladders, RawBounds, RawConnection, RawHidingSpot,
+    RawLadder, RawLadderV35, RawVec3,
+};
 
 /// A polygon of the pool, borrowed. Only the parse builds one.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -183,7 +72,7 @@ pub struct AreaView<'a> {
     polygon: Option<&'a U32>,
     corners: &'a [RawVec3],
     unknown_float: &'a F32,
-    connections: Vec<&'a [RawConnection]>,
+    connections: ConnectionLists<'a>,
     hiding_spots: &'a [RawHidingSpot],
     ladders_above: &'a [U32],
     ladders_below: &'a [U32],
@@ -215,8 +104,8 @@ impl<'a> AreaView<'a> {
         self.unknown_float
     }
     /// One connection list per corner.
-    pub fn connections(&self) -> &[&'a [RawConnection]] {
-        &self.connections
+    pub fn connections(&self) -> ConnectionLists<'a> {
+        self.connections
     }
     /// Hiding spots.
     pub fn hiding_spots(&self) -> &'a [RawHidingSpot] {
@@ -360,6 +249,79 @@ fn check_count(cur: &mut Cursor<'_>, count: usize, min: usize, field: &str) -> R
 /// hiding-spot count, encounter count, two ladder counts.
 const MIN_AREA_BYTES: usize = 4 + 8 + 1 + 4 + 4 + 1 + 4 + 8;
 
+/// The fast path of [`read_area`]: the same record read without naming fields, or `None`
+/// wherever [`read_area`] could fail (which then reads it again and says why). Returns the area
+/// and the bytes it took.
+#[inline]
+fn read_area_fast<'a>(
+    data: &'a [u8],
+    layout: Layout,
+    polygons: &[PolygonView<'a>],
+) -> Option<(AreaView<'a>, usize)> {
+    let mut b = Bytes(data);
+    let id = b.read()?;
+    let attribute_flags = b.read()?;
+    let hull_index = b.u8()?;
+    let (polygon, corners, n) = if layout.has_polygon_pool() {
+        let p: &U32 = b.read()?;
+        let poly = polygons.get(p.get() as usize)?;
+        (Some(p), &[][..], poly.corners.len())
+    } else {
+        let n = b.u32()?;
+        let c: &[RawVec3] = b.slice(n as usize)?;
+        (None, c, c.len())
+    };
+    let unknown_float = b.read()?;
+    let lists = b.0;
+    for _ in 0..n {
+        let k = b.u32()?;
+        b.slice::<RawConnection>(k as usize)?;
+    }
+    let taken = lists.len() - b.0.len();
+    let connections = ConnectionLists::new(lists.get(..taken)?, n);
+    let k = b.u8()?;
+    let hiding_spots = b.slice(usize::from(k))?;
+    if b.u32()? != 0 {
+        return None;
+    }
+    let k = b.u32()?;
+    let ladders_above = b.slice(k as usize)?;
+    let k = b.u32()?;
+    let ladders_below = b.slice(k as usize)?;
+    let area = AreaView {
+        id,
+        attribute_flags,
+        hull_index,
+        polygon,
+        corners,
+        unknown_float,
+        connections,
+        hiding_spots,
+        ladders_above,
+        ladders_below,
+    };
+    Some((area, data.len() - b.0.len()))
+}
+
+/// The fast path of a polygon of the pool: the polygon and the bytes it took, or `None` where
+/// the parse could fail (it then reads the polygon again with the cursor).
+#[inline]
+fn read_polygon_fast(data: &[u8], layout: Layout) -> Option<(PolygonView<'_>, usize)> {
+    let mut b = Bytes(data);
+    let k = b.u8()?;
+    let corners = b.slice(usize::from(k))?;
+    let movable_mesh_id = if layout.has_movable_meshes() {
+        Some(b.read()?)
+    } else {
+        None
+    };
+    let polygon = PolygonView {
+        corners,
+        movable_mesh_id,
+    };
+    Some((polygon, data.len() - b.0.len()))
+}
+
 fn read_area<'a>(
     cur: &mut Cursor<'a>,
     layout: Layout,
@@ -391,11 +353,12 @@ fn read_area<'a>(
         (None, c, c.len())
     };
     let unknown_float = cur.read(format_args!("areas[{i}] unknown_float"))?;
-    let mut connections = Vec::with_capacity(n);
+    let start = cur.offset();
     for e in 0..n {
         let k = cur.u32(format_args!("areas[{i}] connections[{e}] count"))?;
-        connections.push(cur.slice(k, format_args!("areas[{i}] connections[{e}]"))?);
+        cur.slice::<RawConnection>(k, format_args!("areas[{i}] connections[{e}]"))?;
     }
+    let connections = ConnectionLists::new(cur.data().get(start..cur.offset()).unwrap_or(&[]), n);
     let k = cur.u8(format_args!("areas[{i}] hiding_spots count"))?;
     let hiding_spots = cur.slice(k, format_args!("areas[{i}] hiding_spots"))?;
     let at = cur.offset();
@@ -550,6 +513,11 @@ impl<'a> Source2View<'a> {
             check_count(&mut cur, n as usize, min, "polygons")?;
             polygons.reserve_exact(n as usize);
             for i in 0..n {
+                if let Some((polygon, taken)) = read_polygon_fast(cur.rest(), layout) {
+                    cur.skip(taken, "polygons")?;
+                    polygons.push(polygon);
+                    continue;
+                }
                 let k = cur.u8(format_args!("polygons[{i}] corners count"))?;
                 let c = cur.slice(k, format_args!("polygons[{i}] corners"))?;
                 let movable_mesh_id = if layout.has_movable_meshes() {
@@ -588,7 +556,14 @@ impl<'a> Source2View<'a> {
         check_count(&mut cur, n as usize, MIN_AREA_BYTES, "areas")?;
         let mut areas = Vec::with_capacity(n as usize);
         for i in 0..n as usize {
-            areas.push(read_area(&mut cur, layout, &polygons, i)?);
+            let area = match read_area_fast(cur.rest(), layout, &polygons) {
+                Some((area, taken)) => {
+                    cur.skip(taken, "areas")?;
+                    area
+                }
+                None => read_area(&mut cur, layout, &polygons, i)?,
+            };
+            areas.push(area);
         }
         let n = cur.u32("ladders count")?;
         let ladders = if layout.has_ladder_bottom_sides() {

@@ -490,9 +490,7 @@ pub fn write_view(view: &Source2View<'_>) -> Result<Vec<u8>> {
             None => w.u32(a.corners().len() as u32).put(a.corners()),
         };
         w.put(a.unknown_float());
-        for list in a.connections() {
-            w.u32(list.len() as u32).put(*list);
-        }
+        w.bytes(a.connections().as_bytes());
         w.u8(a.hiding_spots().len() as u8)
             .put(a.hiding_spots())
             .u32(0);

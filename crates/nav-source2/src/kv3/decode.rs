@@ -163,19 +163,26 @@ fn decompress(method: u32, input: &[u8], size: usize, limit: usize) -> Result<Ve
         _ => {
             use std::io::Read;
             let mut src = input;
-            let decoder = ruzstd::decoding::StreamingDecoder::new(&mut src)
+            let mut decoder = ruzstd::decoding::StreamingDecoder::new(&mut src)
                 .map_err(|e| bad(format!("zstd: {e}")))?;
-            let mut out = Vec::with_capacity(size);
-            decoder
-                .take(size as u64 + 1)
-                .read_to_end(&mut out)
-                .map_err(|e| bad(format!("zstd: {e}")))?;
-            if out.len() != size {
+            // One byte more than the header says, to tell a longer output; read in place
+            // (`read_to_end` would zero the buffer first and probe past its end).
+            let mut out = vec![0u8; size.saturating_add(1)];
+            let mut filled = 0;
+            while let Some(rest) = out.get_mut(filled..).filter(|r| !r.is_empty()) {
+                match decoder.read(rest) {
+                    Ok(0) => break,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(bad(format!("zstd: {e}"))),
+                }
+            }
+            if filled != size {
                 return Err(bad(format!(
-                    "zstd gave {} bytes or more, the header says {size}",
-                    out.len()
+                    "zstd gave {filled} bytes or more, the header says {size}"
                 )));
             }
+            out.truncate(size);
             Ok(out)
         }
     }
@@ -190,13 +197,28 @@ struct Lanes<'b> {
     b8: &'b [u8],
 }
 
+#[cold]
+#[inline(never)]
+fn runs_out(what: &str) -> Error {
+    bad(format!("the {what} lane runs out"))
+}
+
+#[inline]
 fn take<'b>(lane: &mut &'b [u8], n: usize, what: &str) -> Result<&'b [u8]> {
-    if lane.len() < n {
-        return Err(bad(format!("the {what} lane runs out")));
-    }
-    let (head, tail) = lane.split_at(n);
+    let Some((head, tail)) = lane.split_at_checked(n) else {
+        return Err(runs_out(what));
+    };
     *lane = tail;
     Ok(head)
+}
+
+#[inline(always)]
+fn take_array<const N: usize>(lane: &mut &[u8], what: &str) -> Result<[u8; N]> {
+    let Some((head, tail)) = lane.split_first_chunk::<N>() else {
+        return Err(runs_out(what));
+    };
+    *lane = tail;
+    Ok(*head)
 }
 
 impl<'b> Lanes<'b> {
@@ -228,23 +250,71 @@ impl<'b> Lanes<'b> {
         Ok((Lanes { b1, b2, b4, b8 }, offset))
     }
 
+    #[inline(always)]
     fn u8(&mut self) -> Result<u8> {
-        Ok(take(&mut self.b1, 1, "1-byte")?
-            .first()
-            .copied()
-            .unwrap_or(0))
+        Ok(take_array::<1>(&mut self.b1, "1-byte")?[0])
     }
+    #[inline(always)]
     fn bytes2(&mut self) -> Result<[u8; 2]> {
-        let b = take(&mut self.b2, 2, "2-byte")?;
-        Ok([b[0], b[1]])
+        take_array(&mut self.b2, "2-byte")
     }
+    #[inline(always)]
     fn bytes4(&mut self) -> Result<[u8; 4]> {
-        let b = take(&mut self.b4, 4, "4-byte")?;
-        Ok([b[0], b[1], b[2], b[3]])
+        take_array(&mut self.b4, "4-byte")
     }
+    #[inline(always)]
     fn bytes8(&mut self) -> Result<[u8; 8]> {
-        let b = take(&mut self.b8, 8, "8-byte")?;
-        Ok([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        take_array(&mut self.b8, "8-byte")
+    }
+}
+
+/// `n` values of a scalar type `t` read at once from their lane, as [`Reader::value`] reads
+/// them one by one; `None` for the other types (and when a lane is too short: the caller then
+/// reads one by one and says where it ran out).
+fn scalar_run(lanes: &mut Lanes<'_>, t: u8, n: usize) -> Option<Vec<Kv3Value>> {
+    fn run<const N: usize>(
+        lane: &mut &[u8],
+        n: usize,
+        f: impl Fn([u8; N]) -> Kv3Value,
+    ) -> Option<Vec<Kv3Value>> {
+        let bytes = take(lane, n.checked_mul(N)?, "").ok()?;
+        Some(
+            bytes
+                .chunks_exact(N)
+                .map(|c| f(c.try_into().unwrap_or([0; N])))
+                .collect(),
+        )
+    }
+    let constant = |v: Kv3Value| Some(vec![v; n]);
+    match t {
+        1 => constant(Kv3Value::Null),
+        13 => constant(Kv3Value::Bool(true)),
+        14 => constant(Kv3Value::Bool(false)),
+        15 => constant(Kv3Value::Int(0)),
+        16 => constant(Kv3Value::Int(1)),
+        17 => constant(Kv3Value::Double(0.0)),
+        18 => constant(Kv3Value::Double(1.0)),
+        2 => run(&mut lanes.b1, n, |[b]: [u8; 1]| Kv3Value::Bool(b == 1)),
+        23 => run(&mut lanes.b1, n, |[b]: [u8; 1]| Kv3Value::Int(i64::from(b))),
+        20 => run(&mut lanes.b2, n, |b| {
+            Kv3Value::Int(i64::from(i16::from_le_bytes(b)))
+        }),
+        21 => run(&mut lanes.b2, n, |b| {
+            Kv3Value::UInt(u64::from(u16::from_le_bytes(b)))
+        }),
+        11 => run(&mut lanes.b4, n, |b| {
+            Kv3Value::Int(i64::from(i32::from_le_bytes(b)))
+        }),
+        12 => run(&mut lanes.b4, n, |b| {
+            Kv3Value::UInt(u64::from(u32::from_le_bytes(b)))
+        }),
+        19 => run(&mut lanes.b4, n, |b| Kv3Value::Float(f32::from_le_bytes(b))),
+        3 => run(&mut lanes.b8, n, |b| Kv3Value::Int(i64::from_le_bytes(b))),
+        4 => run(&mut lanes.b8, n, |b| Kv3Value::UInt(u64::from_le_bytes(b))),
+        5 => run(&mut lanes.b8, n, |b| {
+            Kv3Value::Double(f64::from_le_bytes(b))
+        }),
+        _ => None,
     }
 }
 
@@ -287,10 +357,10 @@ struct Reader<'b> {
 
 impl Reader<'_> {
     fn type_byte(&mut self) -> Result<u8> {
-        let t = take(&mut self.types, 1, "type")?[0];
+        let [t] = take_array(&mut self.types, "type")?;
         let flagged = t & 0x80 != 0;
         if flagged {
-            take(&mut self.types, 1, "type")?;
+            take_array::<1>(&mut self.types, "type")?;
             return Ok(if self.version >= 3 {
                 t & 0x3f
             } else {
@@ -300,20 +370,59 @@ impl Reader<'_> {
         Ok(t)
     }
 
+    #[inline]
     fn string(&mut self) -> Result<Arc<str>> {
         let id = i32::from_le_bytes(self.main.bytes4()?);
-        if id == -1 {
-            return Ok(self.empty.clone());
-        }
-        usize::try_from(id)
-            .ok()
-            .and_then(|i| self.strings.get(i))
-            .cloned()
-            .ok_or_else(|| bad(format!("string id {id} is past the string table")))
+        self.lookup(id)
     }
 
     fn count4(&mut self) -> Result<usize> {
         Ok(u32::from_le_bytes(self.main.bytes4()?) as usize)
+    }
+
+    /// The items of a typed array: scalars in one run when they all fit the value budget and
+    /// their lane (the depth limit allowing them), otherwise one by one.
+    fn typed_items(&mut self, n: usize, sub: u8, depth: usize) -> Result<Vec<Kv3Value>> {
+        if depth < DECODE_DEPTH && n <= self.budget {
+            let run = if sub == 6 {
+                self.string_run(n)?
+            } else {
+                scalar_run(&mut self.main, sub, n)
+            };
+            if let Some(items) = run {
+                self.budget -= n;
+                return Ok(items);
+            }
+        }
+        self.items(n, Some(sub), depth)
+    }
+
+    /// `n` strings in one run, or `None` when the 4-byte lane is too short.
+    fn string_run(&mut self, n: usize) -> Result<Option<Vec<Kv3Value>>> {
+        let Some(ids) = n
+            .checked_mul(4)
+            .and_then(|len| take(&mut self.main.b4, len, "").ok())
+        else {
+            return Ok(None);
+        };
+        ids.chunks_exact(4)
+            .map(|c| {
+                let id = i32::from_le_bytes(c.try_into().unwrap_or([0; 4]));
+                self.lookup(id).map(Kv3Value::String)
+            })
+            .collect::<Result<_>>()
+            .map(Some)
+    }
+
+    #[inline]
+    fn lookup(&self, id: i32) -> Result<Arc<str>> {
+        if id == -1 {
+            return Ok(self.empty.clone());
+        }
+        match usize::try_from(id).ok().and_then(|i| self.strings.get(i)) {
+            Some(s) => Ok(s.clone()),
+            None => Err(bad(format!("string id {id} is past the string table"))),
+        }
     }
 
     fn items(&mut self, n: usize, sub: Option<u8>, depth: usize) -> Result<Vec<Kv3Value>> {
@@ -323,9 +432,59 @@ impl Reader<'_> {
                 Some(t) => t,
                 None => self.type_byte()?,
             };
-            out.push(self.value(t, depth + 1)?);
+            out.push(self.child(t, depth + 1)?);
         }
         Ok(out)
+    }
+
+    /// A scalar of type `t` read from the main lanes; `None` for arrays, objects and the types
+    /// that are no value.
+    #[inline(always)]
+    fn scalar(&mut self, t: u8) -> Option<Result<Kv3Value>> {
+        let m = &mut self.main;
+        let v = match t {
+            11 => m
+                .bytes4()
+                .map(|b| Kv3Value::Int(i64::from(i32::from_le_bytes(b)))),
+            15 => Ok(Kv3Value::Int(0)),
+            16 => Ok(Kv3Value::Int(1)),
+            1 => Ok(Kv3Value::Null),
+            2 => m.u8().map(|b| Kv3Value::Bool(b == 1)),
+            3 => m.bytes8().map(|b| Kv3Value::Int(i64::from_le_bytes(b))),
+            4 => m.bytes8().map(|b| Kv3Value::UInt(u64::from_le_bytes(b))),
+            5 => m.bytes8().map(|b| Kv3Value::Double(f64::from_le_bytes(b))),
+            6 => self.string().map(Kv3Value::String),
+            12 => m
+                .bytes4()
+                .map(|b| Kv3Value::UInt(u64::from(u32::from_le_bytes(b)))),
+            13 => Ok(Kv3Value::Bool(true)),
+            14 => Ok(Kv3Value::Bool(false)),
+            17 => Ok(Kv3Value::Double(0.0)),
+            18 => Ok(Kv3Value::Double(1.0)),
+            19 => m.bytes4().map(|b| Kv3Value::Float(f32::from_le_bytes(b))),
+            20 => m
+                .bytes2()
+                .map(|b| Kv3Value::Int(i64::from(i16::from_le_bytes(b)))),
+            21 => m
+                .bytes2()
+                .map(|b| Kv3Value::UInt(u64::from(u16::from_le_bytes(b)))),
+            23 => m.u8().map(|b| Kv3Value::Int(i64::from(b))),
+            _ => return None,
+        };
+        Some(v)
+    }
+
+    /// A member or item of type `t` at `depth`: a scalar read in place when [`Reader::value`]
+    /// would read it (the depth and the budget allowing), anything else through it.
+    #[inline(always)]
+    fn child(&mut self, t: u8, depth: usize) -> Result<Kv3Value> {
+        if depth <= DECODE_DEPTH && self.budget > 0 {
+            if let Some(v) = self.scalar(t) {
+                self.budget -= 1;
+                return v;
+            }
+        }
+        self.value(t, depth)
     }
 
     fn value(&mut self, t: u8, depth: usize) -> Result<Kv3Value> {
@@ -336,22 +495,18 @@ impl Reader<'_> {
             .budget
             .checked_sub(1)
             .ok_or_else(|| bad("more values than the buffer sizes allow"))?;
-        let m = &mut self.main;
+        if let Some(v) = self.scalar(t) {
+            return v;
+        }
         Ok(match t {
-            1 => Kv3Value::Null,
-            2 => Kv3Value::Bool(m.u8()? == 1),
-            3 => Kv3Value::Int(i64::from_le_bytes(m.bytes8()?)),
-            4 => Kv3Value::UInt(u64::from_le_bytes(m.bytes8()?)),
-            5 => Kv3Value::Double(f64::from_le_bytes(m.bytes8()?)),
-            6 => Kv3Value::String(self.string()?),
             8 => {
                 let n = self.count4()?;
                 Kv3Value::Array(self.items(n, None, depth)?)
             }
             9 => {
                 let n = if self.version >= 5 {
-                    let b = take(&mut self.object_lengths, 4, "object length")?;
-                    u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+                    u32::from_le_bytes(take_array(&mut self.object_lengths, "object length")?)
+                        as usize
                 } else {
                     self.count4()?
                 };
@@ -359,7 +514,7 @@ impl Reader<'_> {
                 for _ in 0..n {
                     let t = self.type_byte()?;
                     let key = self.string()?;
-                    members.push((key, self.value(t, depth + 1)?));
+                    members.push((key, self.child(t, depth + 1)?));
                 }
                 Kv3Value::Object(members)
             }
@@ -367,31 +522,19 @@ impl Reader<'_> {
                 let n = if t == 10 {
                     self.count4()?
                 } else {
-                    usize::from(m.u8()?)
+                    usize::from(self.main.u8()?)
                 };
                 let sub = self.type_byte()?;
-                Kv3Value::Array(self.items(n, Some(sub), depth)?)
+                Kv3Value::Array(self.typed_items(n, sub, depth)?)
             }
             25 => {
-                let n = usize::from(m.u8()?);
+                let n = usize::from(self.main.u8()?);
                 let sub = self.type_byte()?;
                 core::mem::swap(&mut self.main, &mut self.aux);
-                let items = self.items(n, Some(sub), depth);
+                let items = self.typed_items(n, sub, depth);
                 core::mem::swap(&mut self.main, &mut self.aux);
                 Kv3Value::Array(items?)
             }
-            11 => Kv3Value::Int(i64::from(i32::from_le_bytes(m.bytes4()?))),
-            12 => Kv3Value::UInt(u64::from(u32::from_le_bytes(m.bytes4()?))),
-            13 => Kv3Value::Bool(true),
-            14 => Kv3Value::Bool(false),
-            15 => Kv3Value::Int(0),
-            16 => Kv3Value::Int(1),
-            17 => Kv3Value::Double(0.0),
-            18 => Kv3Value::Double(1.0),
-            19 => Kv3Value::Float(f32::from_le_bytes(m.bytes4()?)),
-            20 => Kv3Value::Int(i64::from(i16::from_le_bytes(m.bytes2()?))),
-            21 => Kv3Value::UInt(u64::from(u16::from_le_bytes(m.bytes2()?))),
-            23 => Kv3Value::Int(i64::from(m.u8()?)),
             7 => return Err(bad("binary blobs are not supported")),
             other => return Err(bad(format!("unknown value type {other}"))),
         })
