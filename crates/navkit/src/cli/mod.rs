@@ -2,8 +2,11 @@
 //!
 //! Every command reads whole files, finds the format ([`registry`]), and prints for people or as
 //! JSON. Failures carry their exit status: 2 for usage, 1 for bad input or a failed check. The
-//! arguments and their help are in `args`, the commands in `commands`, and what they share
-//! (files, format detection, printing) in `output`.
+//! arguments and their help are in `args`, the commands in `commands` and `export_cmd`, and what
+//! they share (files, format detection, printing) in `output`. Every file a command writes goes
+//! through `output::write_atomically`: a temporary file beside the target, renamed over it only
+//! when all of it was written, so that a failed run never leaves a half-written target and a
+//! command may write over its own input.
 
 use std::process::ExitCode;
 
