@@ -8,8 +8,8 @@ use serde_json::json;
 
 use super::args::UpArg;
 use super::output::{
-    detect, detect_or_fail, ending, input_error, out_raw, pretty_json, print_json, read,
-    read_input, summary_json, write_atomically, write_out,
+    detect, detect_or_fail, input_error, out_raw, pretty_json, print_json, read, read_input,
+    summary_json, write_atomically, write_out,
 };
 use super::{CmdResult, Failure};
 use crate::registry::{self, AnyFormat, FORMATS};
@@ -561,51 +561,6 @@ pub(super) fn validate(
     } else {
         Ok(())
     }
-}
-
-pub(super) fn geometry_of(
-    forced: Option<&'static dyn AnyFormat>,
-    path: &Path,
-) -> Result<nav_core::geometry::Geometry, Failure> {
-    let bytes = read(path)?;
-    let format = detect_or_fail(forced, path, &bytes)?;
-    format
-        .geometry(&bytes)
-        .map_err(|e| input_error(path, e))?
-        .ok_or_else(|| {
-            input_error(
-                path,
-                format!("{} has no geometry mapping yet", format.name()),
-            )
-        })
-}
-
-pub(super) fn render(
-    forced: Option<&'static dyn AnyFormat>,
-    path: &Path,
-    out: &Path,
-    size: u32,
-) -> CmdResult {
-    let kind = ending(out);
-    if kind != "png" && kind != "svg" {
-        return Err(Failure::Usage(format!(
-            "{}: render writes .png or .svg files",
-            out.display()
-        )));
-    }
-    if !(64..=crate::render::MAX_SIZE).contains(&size) {
-        return Err(Failure::Usage(format!(
-            "--size {size} is outside 64 to {}",
-            crate::render::MAX_SIZE
-        )));
-    }
-    let g = geometry_of(forced, path)?;
-    let bytes = if kind == "svg" {
-        crate::render::to_svg(&g, size).into_bytes()
-    } else {
-        crate::render::to_png(&g, size).map_err(|e| input_error(path, e))?
-    };
-    write_out(out, &bytes)
 }
 
 pub(super) fn build(

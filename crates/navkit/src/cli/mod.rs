@@ -31,7 +31,7 @@ pub use output::pretty_json;
 
 use args::{Cli, Command};
 use commands::*;
-use export_cmd::{export, export_many};
+use export_cmd::{ExportOptions, export, export_many, render};
 
 /// A failed command: what to print and how to exit.
 pub(super) enum Failure {
@@ -141,18 +141,27 @@ fn run(cli: Cli) -> CmdResult {
             kind,
             exclude,
             jobs,
+            skip_bad_parts,
         } => match (paths.as_slice(), kind) {
-            ([one], None) if !one.is_dir() => export(forced, one, &output),
+            ([one], None) if !one.is_dir() => export(forced, one, &output, skip_bad_parts),
             _ => export_many(
                 forced,
                 &paths,
                 &output,
-                kind.unwrap_or(args::ExportKind::Glb),
-                &exclude,
-                jobs,
+                ExportOptions {
+                    kind: kind.unwrap_or(args::ExportKind::Glb),
+                    exclude: &exclude,
+                    jobs,
+                    skip_bad_parts,
+                },
             ),
         },
-        Command::Render { file, output, size } => render(forced, &file, &output, size),
+        Command::Render {
+            file,
+            output,
+            size,
+            skip_bad_parts,
+        } => render(forced, &file, &output, size, skip_bad_parts),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
         Command::Extract { file, output } => extract(forced, &file, &output),
         Command::Replace {
