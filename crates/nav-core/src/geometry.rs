@@ -83,6 +83,17 @@ pub struct GraphLink {
     pub kind: u16,
 }
 
+/// A part of the input that a [`Geometry`] leaves out because it could not be read (a navmesh of a
+/// Skyrim plugin whose `NVNM` does not parse), and why. Whoever exports or draws the geometry
+/// can then say that the picture is incomplete instead of passing it off as the whole file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Omitted {
+    /// The part, as a person would name it (`navmesh 0410E930`).
+    pub part: String,
+    /// Why it was left out: the error reading it gave.
+    pub reason: String,
+}
+
 /// World-space polygons and a graph, with named attribute kinds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Geometry {
@@ -98,6 +109,8 @@ pub struct Geometry {
     pub links: Vec<GraphLink>,
     /// Names of the attribute kinds polygons, nodes and links refer to.
     pub kinds: Vec<String>,
+    /// Parts of the input left out of this geometry, in file order (empty when nothing was).
+    pub omitted: Vec<Omitted>,
 }
 
 impl Geometry {
@@ -110,6 +123,7 @@ impl Geometry {
             nodes: Vec::new(),
             links: Vec::new(),
             kinds: Vec::new(),
+            omitted: Vec::new(),
         }
     }
 

@@ -237,6 +237,11 @@ pub(super) enum Command {
         /// Files exported at once (default: one per core). Output order does not depend on it.
         #[arg(long, value_name = "N")]
         jobs: Option<usize>,
+        /// Write what can be read when parts of a file cannot (a plugin's navmesh whose NVNM
+        /// does not parse): each part left out is still named on standard error, but the exit
+        /// status is 0. Without it such a file is not written and the exit status is 1.
+        #[arg(long)]
+        skip_bad_parts: bool,
     },
     /// Draw the navmesh from above: PNG (`.png`) or SVG (`.svg`), coloured by attribute, with a legend.
     Render {
@@ -252,6 +257,11 @@ pub(super) enum Command {
         /// finds it, by distance, every edge kind allowed).
         #[arg(long, num_args = 2, value_names = ["FROM", "TO"])]
         path: Vec<String>,
+        /// Draw what can be read when parts of the file cannot (a plugin's navmesh whose NVNM
+        /// does not parse): each part left out is still named on standard error, but the exit
+        /// status is 0. Without it nothing is drawn and the exit status is 1.
+        #[arg(long)]
+        skip_bad_parts: bool,
     },
     /// Make a new navmesh from a triangle mesh in OBJ or glTF (needs --format).
     ///

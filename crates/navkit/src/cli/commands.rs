@@ -8,8 +8,8 @@ use serde_json::json;
 
 use super::args::UpArg;
 use super::output::{
-    detect, detect_or_fail, ending, input_error, out_raw, pretty_json, print_json, read,
-    read_input, summary_json, write_out,
+    detect, detect_or_fail, input_error, out_raw, pretty_json, print_json, read, read_input,
+    summary_json, write_atomically, write_out,
 };
 use super::{CmdResult, Failure};
 use crate::registry::{self, AnyFormat, FORMATS};
@@ -51,25 +51,21 @@ pub(super) fn model_document(
     out: &Path,
 ) -> CmdResult {
     use crate::registry::JsonError;
-    let written = if out == Path::new("-") {
-        format.to_json(bytes, &mut std::io::stdout().lock())
-    } else {
-        let mut file = std::fs::File::create(out)
-            .map_err(|e| Failure::Input(format!("{}: {e}", out.display())))?;
-        format.to_json(bytes, &mut file)
-    };
-    match written {
-        Ok(()) => Ok(()),
-        Err(JsonError::Input(e)) => Err(input_error(path, e)),
+    let failed = |e: JsonError| match e {
+        JsonError::Input(e) => input_error(path, e),
         // A closed pipe (`navkit dump --json x | head`) ends the output quietly.
-        Err(JsonError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            Err(Failure::Reported)
+        JsonError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Failure::Reported,
+        JsonError::Output(e) if out == Path::new("-") => {
+            Failure::Input(format!("standard output: {e}"))
         }
-        Err(JsonError::Output(e)) if out == Path::new("-") => {
-            Err(Failure::Input(format!("standard output: {e}")))
-        }
-        Err(JsonError::Output(e)) => Err(Failure::Input(format!("{}: {e}", out.display()))),
+        JsonError::Output(e) => input_error(out, e),
+    };
+    if out == Path::new("-") {
+        return format
+            .to_json(bytes, &mut std::io::stdout().lock())
+            .map_err(failed);
     }
+    write_atomically(out, |file| format.to_json(bytes, file).map_err(failed))
 }
 
 pub(super) fn dump(forced: Option<&'static dyn AnyFormat>, path: &Path, json: bool) -> CmdResult {
@@ -153,16 +149,16 @@ pub(super) fn rewrite(
 }
 
 /// [`rewrite`] through streams ([`AnyFormat::rewrite_stream`]): the format is picked from the
-/// file's first bytes, the model
-/// read from a buffered reader and written through a buffered
-/// writer, so a whole game's plugin is never in memory beside its model.
+/// file's first bytes, the model read from a buffered reader and written through a buffered
+/// writer, so a whole game's plugin is never in memory beside its model. The output goes to a
+/// temporary file that replaces `out` at the end ([`write_atomically`]), so `out` may be `path`.
 fn rewrite_stream(
     forced: Option<&'static dyn AnyFormat>,
     path: &Path,
     len: u64,
     out: &Path,
 ) -> CmdResult {
-    use std::io::{BufReader, BufWriter, Read, Write};
+    use std::io::{BufReader, Read, Write};
     let open = || std::fs::File::open(path).map_err(|e| input_error(path, e));
     let mut head = Vec::new();
     open()?
@@ -183,12 +179,11 @@ fn rewrite_stream(
             .and_then(|()| stdout.flush())
             .map_err(failed);
     }
-    let file = std::fs::File::create(out).map_err(|e| input_error(out, e))?;
-    let mut writer = BufWriter::with_capacity(1 << 20, file);
-    format
-        .rewrite_stream(&mut input, len, &mut writer)
-        .and_then(|()| writer.flush())
-        .map_err(failed)
+    write_atomically(out, |writer| {
+        format
+            .rewrite_stream(&mut input, len, writer)
+            .map_err(failed)
+    })
 }
 
 /// What checking one file of a batch gave.
@@ -568,55 +563,6 @@ pub(super) fn validate(
     }
 }
 
-pub(super) fn geometry_of(
-    forced: Option<&'static dyn AnyFormat>,
-    path: &Path,
-) -> Result<nav_core::geometry::Geometry, Failure> {
-    let bytes = read(path)?;
-    let format = detect_or_fail(forced, path, &bytes)?;
-    format
-        .geometry(&bytes)
-        .map_err(|e| input_error(path, e))?
-        .ok_or_else(|| {
-            input_error(
-                path,
-                format!("{} has no geometry mapping yet", format.name()),
-            )
-        })
-}
-
-pub(super) fn render(
-    forced: Option<&'static dyn AnyFormat>,
-    path: &Path,
-    out: &Path,
-    size: u32,
-    route: &[String],
-) -> CmdResult {
-    let kind = ending(out);
-    if kind != "png" && kind != "svg" {
-        return Err(Failure::Usage(format!(
-            "{}: render writes .png or .svg files",
-            out.display()
-        )));
-    }
-    if !(64..=crate::render::MAX_SIZE).contains(&size) {
-        return Err(Failure::Usage(format!(
-            "--size {size} is outside 64 to {}",
-            crate::render::MAX_SIZE
-        )));
-    }
-    let mut g = geometry_of(forced, path)?;
-    if let [from, to] = route {
-        super::navigate::overlay_path(forced, path, &mut g, from, to)?;
-    }
-    let bytes = if kind == "svg" {
-        crate::render::to_svg(&g, size).into_bytes()
-    } else {
-        crate::render::to_png(&g, size).map_err(|e| input_error(path, e))?
-    };
-    write_out(out, &bytes)
-}
-
 pub(super) fn build(
     forced: Option<&'static dyn AnyFormat>,
     mesh_path: &Path,
@@ -705,7 +651,7 @@ pub(super) fn extract(
             .and_then(|f| f.extensions().first().copied())
             .unwrap_or("bin");
         let file = out_dir.join(format!("{stem}_{}.{ext}", part.name));
-        std::fs::write(&file, &part.bytes).map_err(|e| input_error(&file, e))?;
+        write_out(&file, &part.bytes)?;
         out!("{}", file.display());
     }
     eprintln!("navkit: {} files extracted", parts.len());

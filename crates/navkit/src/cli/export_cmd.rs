@@ -1,13 +1,76 @@
-//! `navkit export`: one navmesh to an OBJ or glTF file, or many into a folder on every core.
+//! `navkit export` and `navkit render`: one navmesh to an OBJ or glTF file or a picture, or many
+//! exported into a folder on every core.
+//!
+//! A geometry may leave out parts of its file that could not be read
+//! ([`Geometry::omitted`]): each is named on standard error, and the file is not written (exit 1)
+//! unless `--skip-bad-parts` asks for the rest.
 
 use std::path::{Path, PathBuf};
 
-use super::output::{detect, ending, input_error, out_raw, write_out};
+use nav_core::geometry::{Geometry, Omitted};
+
+use super::output::{detect, detect_or_fail, ending, input_error, out_raw, read, write_out};
 use super::{CmdResult, Failure};
 use crate::registry::AnyFormat;
 use crate::walk;
 
-pub(super) fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &Path) -> CmdResult {
+/// The geometry of one navmesh file, for `export` and `render`.
+fn geometry_of(forced: Option<&'static dyn AnyFormat>, path: &Path) -> Result<Geometry, Failure> {
+    let bytes = read(path)?;
+    let format = detect_or_fail(forced, path, &bytes)?;
+    format
+        .geometry(&bytes)
+        .map_err(|e| input_error(path, e))?
+        .ok_or_else(|| {
+            input_error(
+                path,
+                format!("{} has no geometry mapping yet", format.name()),
+            )
+        })
+}
+
+/// Prints one line on standard error per part of `path` that the geometry left out.
+fn print_omitted(path: &Path, omitted: &[Omitted]) {
+    for o in omitted {
+        eprintln!(
+            "navkit: {}: {} left out: {}",
+            path.display(),
+            o.part,
+            o.reason
+        );
+    }
+}
+
+/// Why a geometry with parts left out is not written without `--skip-bad-parts`.
+fn incomplete(omitted: &[Omitted]) -> String {
+    let s = if omitted.len() == 1 { "" } else { "s" };
+    format!(
+        "{} part{s} left out, nothing written (--skip-bad-parts writes the rest)",
+        omitted.len()
+    )
+}
+
+/// The geometry of `path` ([`geometry_of`]), its omitted parts printed; a failure when parts
+/// were left out and `skip_bad_parts` is not set.
+fn complete_geometry(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    skip_bad_parts: bool,
+) -> Result<Geometry, Failure> {
+    let g = geometry_of(forced, path)?;
+    print_omitted(path, &g.omitted);
+    if !g.omitted.is_empty() && !skip_bad_parts {
+        return Err(input_error(path, incomplete(&g.omitted)));
+    }
+    Ok(g)
+}
+
+pub(super) fn export(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: &Path,
+    skip_bad_parts: bool,
+) -> CmdResult {
     let kind = ending(out);
     if kind != "obj" && kind != "glb" {
         return Err(Failure::Usage(format!(
@@ -15,7 +78,7 @@ pub(super) fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &
             out.display()
         )));
     }
-    let g = super::commands::geometry_of(forced, path)?;
+    let g = complete_geometry(forced, path, skip_bad_parts)?;
     let bytes = export_bytes(&g, &kind, path).map_err(|e| input_error(path, e))?;
     write_out(out, &bytes)?;
     eprintln!(
@@ -26,6 +89,39 @@ pub(super) fn export(forced: Option<&'static dyn AnyFormat>, path: &Path, out: &
         g.links.len()
     );
     Ok(())
+}
+
+pub(super) fn render(
+    forced: Option<&'static dyn AnyFormat>,
+    path: &Path,
+    out: &Path,
+    size: u32,
+    route: &[String],
+    skip_bad_parts: bool,
+) -> CmdResult {
+    let kind = ending(out);
+    if kind != "png" && kind != "svg" {
+        return Err(Failure::Usage(format!(
+            "{}: render writes .png or .svg files",
+            out.display()
+        )));
+    }
+    if !(64..=crate::render::MAX_SIZE).contains(&size) {
+        return Err(Failure::Usage(format!(
+            "--size {size} is outside 64 to {}",
+            crate::render::MAX_SIZE
+        )));
+    }
+    let mut g = complete_geometry(forced, path, skip_bad_parts)?;
+    if let [from, to] = route {
+        super::navigate::overlay_path(forced, path, &mut g, from, to)?;
+    }
+    let bytes = if kind == "svg" {
+        crate::render::to_svg(&g, size).into_bytes()
+    } else {
+        crate::render::to_png(&g, size).map_err(|e| input_error(path, e))?
+    };
+    write_out(out, &bytes)
 }
 
 /// The geometry as an `obj` or `glb` file, named after the navmesh it came from.
@@ -51,8 +147,21 @@ enum Exported {
     Unreadable(String),
     /// No format recognises the file.
     Unrecognised,
-    /// The format, and the polygon count written or why nothing was.
-    Done(&'static str, Result<usize, String>),
+    /// The format, the parts the geometry left out, and the polygon count written or why
+    /// nothing was.
+    Done(&'static str, Vec<Omitted>, Result<usize, String>),
+}
+
+/// The options of `navkit export` over many files.
+pub(super) struct ExportOptions<'a> {
+    /// The format of every file written.
+    pub(super) kind: super::args::ExportKind,
+    /// File and folder names left out of the search.
+    pub(super) exclude: &'a [String],
+    /// Files exported at once (default: one per core).
+    pub(super) jobs: Option<usize>,
+    /// Write a file whose geometry left parts out, rather than fail it.
+    pub(super) skip_bad_parts: bool,
 }
 
 /// `navkit export` over several files or directories into the folder `out_dir`, on `jobs`
@@ -61,10 +170,14 @@ pub(super) fn export_many(
     forced: Option<&'static dyn AnyFormat>,
     paths: &[PathBuf],
     out_dir: &Path,
-    kind: super::args::ExportKind,
-    exclude: &[String],
-    jobs: Option<usize>,
+    options: ExportOptions<'_>,
 ) -> CmdResult {
+    let ExportOptions {
+        kind,
+        exclude,
+        jobs,
+        skip_bad_parts,
+    } = options;
     let ext = kind.ending();
     if matches!(ending(out_dir).as_str(), "obj" | "glb") {
         return Err(Failure::Usage(format!(
@@ -114,11 +227,16 @@ pub(super) fn export_many(
             let Some(format) = detect(forced, path, bytes) else {
                 return Exported::Unrecognised;
             };
+            let mut omitted = Vec::new();
             let written = (|| {
                 let g = format
                     .geometry(bytes)
                     .map_err(|e| e.to_string())?
                     .ok_or_else(|| format!("{} has no geometry mapping yet", format.name()))?;
+                omitted.clone_from(&g.omitted);
+                if !omitted.is_empty() && !skip_bad_parts {
+                    return Err(incomplete(&omitted));
+                }
                 let file = export_bytes(&g, ext, path)?;
                 if let Some(parent) = out.parent() {
                     std::fs::create_dir_all(parent)
@@ -130,7 +248,7 @@ pub(super) fn export_many(
                 })?;
                 Ok(g.polygons.len())
             })();
-            Exported::Done(format.name(), written)
+            Exported::Done(format.name(), omitted, written)
         });
         done.unwrap_or_else(|e| Exported::Unreadable(format!("cannot read: {e}")))
     };
@@ -141,19 +259,22 @@ pub(super) fn export_many(
         work,
         |((path, named), out), result| {
             progress.step(&path.display().to_string());
-            let (format, outcome) = match result {
-                Exported::Unreadable(e) => (None, Err(e)),
+            let (format, omitted, outcome) = match result {
+                Exported::Unreadable(e) => (None, Vec::new(), Err(e)),
                 // In directories, only files with a known signature or ending are exported.
                 Exported::Unrecognised if !*named => {
                     skipped += 1;
                     return;
                 }
-                Exported::Unrecognised => {
-                    (None, Err("not a format this build recognises".to_string()))
-                }
-                Exported::Done(format, outcome) => (Some(format), outcome),
+                Exported::Unrecognised => (
+                    None,
+                    Vec::new(),
+                    Err("not a format this build recognises".to_string()),
+                ),
+                Exported::Done(format, omitted, outcome) => (Some(format), omitted, outcome),
             };
             progress.clear();
+            print_omitted(path, &omitted);
             let fmt = format.map(|f| format!(" ({f})")).unwrap_or_default();
             match outcome {
                 Ok(polygons) => {

@@ -2,8 +2,11 @@
 //!
 //! Every command reads whole files, finds the format ([`registry`]), and prints for people or as
 //! JSON. Failures carry their exit status: 2 for usage, 1 for bad input or a failed check. The
-//! arguments and their help are in `args`, the commands in `commands`, and what they share
-//! (files, format detection, printing) in `output`.
+//! arguments and their help are in `args`, the commands in `commands` and `export_cmd`, and what
+//! they share (files, format detection, printing) in `output`. Every file a command writes goes
+//! through `output::write_atomically`: a temporary file beside the target, renamed over it only
+//! when all of it was written, so that a failed run never leaves a half-written target and a
+//! command may write over its own input.
 
 use std::process::ExitCode;
 
@@ -29,7 +32,7 @@ pub use output::pretty_json;
 
 use args::{Cli, Command};
 use commands::*;
-use export_cmd::{export, export_many};
+use export_cmd::{ExportOptions, export, export_many, render};
 
 /// A failed command: what to print and how to exit.
 pub(super) enum Failure {
@@ -139,15 +142,19 @@ fn run(cli: Cli) -> CmdResult {
             kind,
             exclude,
             jobs,
+            skip_bad_parts,
         } => match (paths.as_slice(), kind) {
-            ([one], None) if !one.is_dir() => export(forced, one, &output),
+            ([one], None) if !one.is_dir() => export(forced, one, &output, skip_bad_parts),
             _ => export_many(
                 forced,
                 &paths,
                 &output,
-                kind.unwrap_or(args::ExportKind::Glb),
-                &exclude,
-                jobs,
+                ExportOptions {
+                    kind: kind.unwrap_or(args::ExportKind::Glb),
+                    exclude: &exclude,
+                    jobs,
+                    skip_bad_parts,
+                },
             ),
         },
         Command::Render {
@@ -155,7 +162,8 @@ fn run(cli: Cli) -> CmdResult {
             output,
             size,
             path,
-        } => render(forced, &file, &output, size, &path),
+            skip_bad_parts,
+        } => render(forced, &file, &output, size, &path, skip_bad_parts),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
         Command::Extract { file, output } => extract(forced, &file, &output),
         Command::Replace {

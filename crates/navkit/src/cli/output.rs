@@ -80,6 +80,7 @@ fn read_huge(path: &Path) -> Option<Input> {
     Some(Input::Pages(map, len))
 }
 
+/// Writes `bytes` to the file at `path` ([`write_atomically`]), or to standard output for `-`.
 pub(super) fn write_out(path: &Path, bytes: &[u8]) -> CmdResult {
     if path == Path::new("-") {
         use std::io::Write;
@@ -88,23 +89,140 @@ pub(super) fn write_out(path: &Path, bytes: &[u8]) -> CmdResult {
             .write_all(bytes)
             .map_err(|e| Failure::Input(format!("standard output: {e}")));
     }
-    overwrite(path, bytes).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))
+    write_atomically(path, |out| {
+        out.write_all(bytes).map_err(|e| input_error(path, e))
+    })
 }
 
-/// Writes `bytes` to the file at `path` with one write, creating it if needed. An existing file
-/// is overwritten and then cut to the new length rather than opened truncated: ext4 flushes a
-/// file that was truncated to nothing and rewritten when it is closed (`auto_da_alloc`), which
-/// made rewriting a 4 MB file over an earlier output cost more than reading it. The result is
-/// the same file: the new bytes, at the new length, in the same inode (a link stays a link).
-fn overwrite(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)?;
-    file.write_all(bytes)?;
-    file.set_len(bytes.len() as u64)
+/// Writes the file at `path` through `write`, so that the file ends up either as `write` made it
+/// or exactly as it was: the bytes go to a temporary file in the same folder
+/// (`.<name>.navkit-<pid>.tmp`), which is renamed over the target only once `write` succeeded and
+/// the file was flushed and closed. Every command that writes a file goes through here, so
+/// writing over the command's own input is safe, and a failed or refused write leaves the target
+/// as it was and removes the temporary file (a process killed outright, by a signal, leaves it
+/// behind under that recognisable name). `write` gets a buffered writer and reports its own
+/// errors; errors here name `path`.
+///
+/// An existing target keeps its permissions; a target that is a symbolic link has the file it
+/// points to replaced, not the link. (The new file is a new inode: other hard links to the old
+/// one keep the old bytes, and the owner is whoever runs navkit.)
+pub(super) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> CmdResult,
+) -> CmdResult {
+    let failed = |e: std::io::Error| input_error(path, e);
+    let target = resolve_links(path).map_err(failed)?;
+    let kept = match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => return Err(input_error(path, "is a folder")),
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => None,
+    };
+    let (mut temp, file) = Temporary::beside(&target).map_err(failed)?;
+    if let Some(permissions) = kept {
+        file.set_permissions(permissions).map_err(failed)?;
+    }
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
+    if let Err(failure) = write(&mut buffered) {
+        // Dropped without the flush a `BufWriter` does when dropped: the file is thrown away.
+        drop(buffered.into_parts());
+        return Err(failure);
+    }
+    let file = buffered.into_inner().map_err(|e| failed(e.into_error()))?;
+    // Closed before the rename, so that nothing is written to the target after it appears.
+    drop(file);
+    temp.rename_to(&target).map_err(failed)
+}
+
+/// How many symbolic links [`resolve_links`] follows before it gives up, as Linux does.
+const MAX_LINKS: usize = 40;
+
+/// The path of the file `path` names, following symbolic links (a link's relative target is
+/// taken from the link's folder). A link to a missing file resolves to the missing file's path,
+/// so that writing through it creates the file it points to.
+fn resolve_links(path: &Path) -> std::io::Result<std::path::PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let points_to = std::fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(folder) => folder.join(points_to),
+                    None => points_to,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// The temporary file of [`write_atomically`], removed when dropped unless it was renamed over
+/// the target.
+struct Temporary {
+    /// Where the temporary file is.
+    path: std::path::PathBuf,
+    /// Whether it became the target (and so must not be removed).
+    renamed: bool,
+}
+
+impl Temporary {
+    /// Creates `.<name>.navkit-<pid>.tmp` in the folder of `target` (with `-1`, `-2`, ... before
+    /// `.tmp` should that name be taken), never opening a file that exists.
+    fn beside(target: &Path) -> std::io::Result<(Temporary, std::fs::File)> {
+        let name = target.file_name().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name")
+        })?;
+        let folder = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let pid = std::process::id();
+        for attempt in 0..100u32 {
+            let mut temp = std::ffi::OsString::from(".");
+            temp.push(name);
+            temp.push(format!(".navkit-{pid}"));
+            if attempt > 0 {
+                temp.push(format!("-{attempt}"));
+            }
+            temp.push(".tmp");
+            let path = folder.join(temp);
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => {
+                    let temp = Temporary {
+                        path,
+                        renamed: false,
+                    };
+                    return Ok((temp, file));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "no free name for a temporary file beside it",
+        ))
+    }
+
+    /// Renames the (closed) temporary file over `target`.
+    fn rename_to(&mut self, target: &Path) -> std::io::Result<()> {
+        std::fs::rename(&self.path, target)?;
+        self.renamed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.renamed {
+            // Best effort: the write has already failed, and that error is what gets reported.
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// The format of a file: forced, else by signature, else by file name ending.

@@ -413,14 +413,24 @@ impl Format for Plugin {
     }
 
     /// Every navmesh whose `NVNM` parses, in file order, in one geometry; see
-    /// [`crate::geometry::plugin_geometry`].
+    /// [`crate::geometry::plugin_geometry`]. A navmesh whose `NVNM` does not parse is left out
+    /// and named in [`nav_core::geometry::Geometry::omitted`] (`navmesh 0410E930`) with the
+    /// error, so that an export or a picture of the plugin can say it is incomplete.
     fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
-        let meshes: Vec<_> = model
-            .navmeshes()
-            .into_iter()
-            .filter_map(|(form_id, nvnm)| crate::nvnm::Nvnm.read(nvnm).ok().map(|m| (form_id, m)))
-            .collect();
-        Some(crate::geometry::plugin_geometry(&meshes))
+        let mut meshes = Vec::new();
+        let mut omitted = Vec::new();
+        for (form_id, nvnm) in model.navmeshes() {
+            match crate::nvnm::Nvnm.read(nvnm) {
+                Ok(mesh) => meshes.push((form_id, mesh)),
+                Err(e) => omitted.push(nav_core::geometry::Omitted {
+                    part: format!("navmesh {form_id:08X}"),
+                    reason: e.to_string(),
+                }),
+            }
+        }
+        let mut geometry = crate::geometry::plugin_geometry(&meshes);
+        geometry.omitted = omitted;
+        Some(geometry)
     }
 
     /// Every navmesh whose `NVNM` reads as one graph, edge links and doors between navmeshes of
