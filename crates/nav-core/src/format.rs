@@ -152,6 +152,13 @@ pub trait Format {
         None
     }
 
+    /// How the records of the list field `list` are known from one version of a model to the
+    /// next, for `navkit diff` to pair them (Source `areas` by their `id`); `None` pairs them by
+    /// position. The default pairs every list by position.
+    fn record_identity(&self, _list: &str) -> Option<RecordIdentity> {
+        None
+    }
+
     /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, or
     /// `None` for a format that has no builder. The builder refuses meshes the format cannot hold
     /// with an error naming the limit.
@@ -180,6 +187,17 @@ pub trait Format {
         let view = self.parse(bytes)?;
         Ok(self.to_model(&view))
     }
+}
+
+/// How the records of one list are known across two versions of a model
+/// ([`Format::record_identity`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordIdentity {
+    /// By an integer field of the record (`id`), shown as `[id 60]`.
+    Field(&'static str),
+    /// Skyrim plugin items: records by their FormID (`[FormID 0x0507C5B6]`), groups by label
+    /// and type.
+    FormId,
 }
 
 /// One file held inside a container file ([`Format::parts`]).

@@ -203,6 +203,11 @@ impl Format for SourceNav {
     fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
         Some(navigation(model))
     }
+
+    /// Areas and ladders are known by their ids.
+    fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
+        matches!(list, "areas" | "ladders").then_some(nav_core::RecordIdentity::Field("id"))
+    }
 }
 
 /// The Source `.nav` format read as one chosen flavour, without auto-detection: what
@@ -315,6 +320,10 @@ impl Format for SourceNavAs {
 
     fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
         SourceNav.navigation(model)
+    }
+
+    fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
+        SourceNav.record_identity(list)
     }
 
     fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<SourceMesh>> {

@@ -197,6 +197,11 @@ impl Format for Source2Nav {
     fn navigation(&self, model: &Source2Mesh) -> Option<nav_core::navigation::Graph> {
         Some(navigation(model))
     }
+
+    /// Areas are known by their ids.
+    fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
+        (list == "areas").then_some(nav_core::RecordIdentity::Field("id"))
+    }
 }
 
 /// [`Format::summary`] of a mesh with this version and sub-version, these generation

@@ -86,6 +86,9 @@ pub trait AnyFormat: Send + Sync {
     fn replace_part(&self, bytes: &[u8], name: &str, part: &[u8]) -> Result<Vec<u8>, Error>;
     /// The owned model as a compact serde tree, for `navkit diff`.
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
+    /// How the records of the list field `list` pair in `navkit diff`
+    /// ([`Format::record_identity`]).
+    fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity>;
     /// Parse into the model and write it again.
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
     /// [`AnyFormat::rewrite`] in place: the model is written into the input's buffer once it is
@@ -205,6 +208,10 @@ where
 
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         self.open(bytes)?.write()
+    }
+
+    fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
+        Format::record_identity(self, list)
     }
 
     fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error> {

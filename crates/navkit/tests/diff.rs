@@ -266,3 +266,31 @@ fn skyrim_plugin_records_pair_by_form_id() {
         "{out}"
     );
 }
+
+/// Source 2 areas pair by their ids, as Source ones do: deleting the first area shows that area
+/// removed, not every later area changed.
+#[test]
+fn source2_areas_pair_by_id() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/source2/room_v35.nav");
+    let bytes = std::fs::read(path).unwrap();
+    let format = navkit::registry::sniff(&bytes).unwrap();
+    let before = format.open(&bytes).unwrap();
+    let mut after = before.boxed_clone();
+    let mesh = after
+        .as_any_mut()
+        .downcast_mut::<nav_source2::Source2Mesh>()
+        .unwrap();
+    assert!(mesh.areas.len() >= 2, "the sample has several areas");
+    let gone = mesh.areas.remove(0).id;
+    let changes = navkit::diff::diff(
+        format.name(),
+        &before.model_tree().unwrap(),
+        &after.model_tree().unwrap(),
+    );
+    let areas: Vec<String> = changes
+        .iter()
+        .map(ToString::to_string)
+        .filter(|c| c.starts_with("areas["))
+        .collect();
+    assert_eq!(areas, [format!("areas[id {gone}]: removed")]);
+}

@@ -56,7 +56,9 @@ impl fmt::Display for NavigationReport {
 ///   reachability and on cost (within 1e-6 relative), every step of every route is an edge of a
 ///   followed kind ([`Navigator::check_route`]), and reachable cells share an island;
 /// - [`Navigator::locate`] of each cell's centre gives that cell, or one whose surface covers the
-///   same point at the same height (within 1e-3, relative to heights over 1); cells whose centre
+///   same point at least as near in height as the cell's own (within 1e-3, relative to heights
+///   over 1: a centre off its own non-planar surface may lie nearer a cell stacked close by, and
+///   locate answers the nearest surface); cells whose centre
 ///   lies outside their own polygon or radius are counted, not checked;
 /// - the islands (walking only, and not) partition the cells, largest first, ties by smallest
 ///   cell, each sorted.
@@ -180,8 +182,17 @@ pub fn check_navigation(
             ));
         };
         if found.cell != i {
+            // Another cell is right when its surface covers the centre at least as near in
+            // height as the cell's own: a centre off its own (non-planar) surface may lie nearer
+            // a cell stacked close by, and locate answers the nearest surface.
             let other = nav.height_under(found.cell, centre);
-            if other.is_none_or(|h| (h - own).abs() > 1e-3 * own.abs().max(1.0)) {
+            let up = match graph.up {
+                crate::geometry::UpAxis::Z => 2,
+                crate::geometry::UpAxis::Y => 1,
+            };
+            let height = f64::from(centre[up]);
+            let tolerance = 1e-3 * own.abs().max(1.0);
+            if other.is_none_or(|h| (h - height).abs() > (own - height).abs() + tolerance) {
                 return Err(format!(
                     "cell {}'s centre {centre:?} (surface at {own}) is located on cell {} (at {other:?})",
                     cell.id,

@@ -7,7 +7,8 @@
 //!
 //! - struct fields pair by name; a field only on one side is `added` or `removed`;
 //! - sequences pair their elements by *identity*: by the record's id where the format has ids
-//!   (Source `areas` and `ladders` by `id`, Skyrim plugin records by FormID; see [`identity`]),
+//!   (Source and Source 2 `areas` by `id`, Skyrim plugin records by FormID: each format says so
+//!   through [`nav_core::Format::record_identity`]; see [`identity`]),
 //!   through one hash map per sequence, and by index otherwise;
 //! - short sequences of plain values (a position, a flag list) compare as one value;
 //! - everything else compares leaf by leaf, floats by their bits (printed as numbers).
@@ -22,24 +23,13 @@ mod tree;
 
 pub use tree::Tree;
 
-/// How the elements of one sequence are known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Identity {
-    /// By an integer field of the element (`id`), shown as `[id 60]`.
-    Field(&'static str),
-    /// Skyrim plugin items: records by their FormID (`[FormID 0x0507C5B6]`), groups by label
-    /// and type.
-    FormId,
-}
+/// How the elements of one sequence are known ([`nav_core::RecordIdentity`]).
+pub use nav_core::RecordIdentity as Identity;
 
-/// The identity of the elements of the sequence field `field` in a model of `format`, or `None`
-/// to pair them by index.
+/// The identity of the elements of the sequence field `field` in a model of `format`, as the
+/// format declares it, or `None` to pair them by index.
 pub fn identity(format: &str, field: &str) -> Option<Identity> {
-    match (format, field) {
-        ("nav-source", "areas" | "ladders") => Some(Identity::Field("id")),
-        ("skyrim-plugin", "items") => Some(Identity::FormId),
-        _ => None,
-    }
+    crate::registry::by_name(format)?.record_identity(field)
 }
 
 fn field<'t>(t: &'t Tree, name: &str) -> Option<&'t Tree> {

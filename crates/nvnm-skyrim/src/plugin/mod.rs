@@ -440,6 +440,11 @@ impl Format for Plugin {
         Some(navigation::navigation(model).graph)
     }
 
+    /// Records are known by their FormIDs, groups by label and type.
+    fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
+        (list == "items").then_some(nav_core::RecordIdentity::FormId)
+    }
+
     /// Every navmesh's `NVNM` subrecord, named by its record's FormID (`0004164C`), as an
     /// `nvnm-skyrim` file.
     fn parts<'m>(&self, model: &'m Self::Model) -> Vec<nav_core::Part<'m>> {
