@@ -1,0 +1,158 @@
+//! `cargo xtask test` and `cargo xtask wheel`: the Python package built and tested beside the
+//! Rust crates.
+//!
+//! `test` runs every Rust test, then makes (once) a virtualenv under `target/venv-py` with
+//! pinned maturin, numpy and pytest, builds the `navkit` Python package into it (`maturin
+//! develop`, debug) and runs its pytest suite, which compares against the `navkit` binary that
+//! the Rust tests built. `wheel` builds the release abi3 wheel into `target/wheels/`. Each step
+//! prints what it runs and how long it took.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use super::{Result, cargo, corpus_root, root, run};
+
+/// What the virtualenv gets, pinned. numpy 2.4 needs Python 3.11; older interpreters get the
+/// last numpy that supports them. pytest 8.4 is the last release for Python 3.9.
+const REQUIREMENTS: &[&str] = &[
+    "maturin==1.16.0",
+    "numpy==2.4.6; python_version >= '3.11'",
+    "numpy==2.0.2; python_version < '3.11'",
+    "pytest==8.4.2",
+];
+
+/// The Python package's crate.
+const MANIFEST: &str = "crates/navkit-python/Cargo.toml";
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
+/// Runs one step and says how long it took.
+fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
+    eprintln!("xtask: == {what}");
+    let start = Instant::now();
+    let result = step();
+    let took = start.elapsed().as_secs_f64();
+    match &result {
+        Ok(()) => eprintln!("xtask: == {what}: done in {took:.1} s"),
+        Err(_) => eprintln!("xtask: == {what}: FAILED after {took:.1} s"),
+    }
+    result
+}
+
+/// The virtualenv's folder, and the path of its interpreter.
+fn venv() -> (PathBuf, PathBuf) {
+    let dir = target_dir().join("venv-py");
+    let python = if cfg!(windows) {
+        dir.join("Scripts").join("python.exe")
+    } else {
+        dir.join("bin").join("python")
+    };
+    (dir, python)
+}
+
+/// Makes the virtualenv if it is missing, and installs the pinned requirements into it.
+fn prepare_venv() -> Result<(PathBuf, PathBuf)> {
+    let (dir, python) = venv();
+    if !python.is_file() {
+        let base = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        run(Command::new(base).arg("-m").arg("venv").arg(&dir))?;
+    }
+    run(Command::new(&python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(REQUIREMENTS))?;
+    Ok((dir, python))
+}
+
+/// `maturin` run from the virtualenv, as if it were activated.
+fn maturin(dir: &Path, python: &Path) -> Command {
+    let bin = python.parent().unwrap_or(dir);
+    let mut c = Command::new(bin.join("maturin"));
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin.to_path_buf()];
+    paths.extend(std::env::split_paths(&path));
+    if let Ok(joined) = std::env::join_paths(paths) {
+        c.env("PATH", joined);
+    }
+    c.env("VIRTUAL_ENV", dir).current_dir(root());
+    c
+}
+
+/// `cargo xtask test`: the Rust tests, then the Python tests.
+pub(super) fn test() -> Result {
+    let corpus = corpus_root();
+    timed("rust: cargo test --workspace --all-features", || {
+        let mut test = cargo();
+        test.args(["test", "--workspace", "--all-features"])
+            .env("INSTA_UPDATE", "no");
+        if corpus.is_some() {
+            test.env("NAVKIT_REQUIRE_CORPUS", "1");
+        }
+        run(&mut test)
+    })?;
+    // The CLI the Python tests compare against (already built by the tests above).
+    timed("rust: the navkit binary", || {
+        run(cargo().args(["build", "--quiet", "-p", "navkit"]))
+    })?;
+    let (dir, python) = prepare_or_fail()?;
+    timed(
+        "python: maturin develop (debug) into target/venv-py",
+        || run(maturin(&dir, &python).args(["develop", "--quiet", "--manifest-path", MANIFEST])),
+    )?;
+    timed("python: pytest crates/navkit-python/tests", || {
+        let mut pytest = Command::new(&python);
+        pytest
+            .args(["-m", "pytest", "-q", "crates/navkit-python/tests"])
+            .current_dir(root())
+            .env(
+                "NAVKIT_BIN",
+                target_dir().join("debug").join(if cfg!(windows) {
+                    "navkit.exe"
+                } else {
+                    "navkit"
+                }),
+            );
+        if let Some(c) = &corpus {
+            let c = c.canonicalize().unwrap_or_else(|_| c.clone());
+            pytest
+                .env("NAVKIT_CORPUS", c)
+                .env("NAVKIT_REQUIRE_CORPUS", "1");
+        }
+        run(&mut pytest)
+    })
+}
+
+fn prepare_or_fail() -> Result<(PathBuf, PathBuf)> {
+    let mut made = None;
+    timed(
+        "python: virtualenv target/venv-py with maturin, numpy, pytest",
+        || {
+            made = Some(prepare_venv()?);
+            Ok(())
+        },
+    )?;
+    made.ok_or_else(|| "the virtualenv was not made".to_string())
+}
+
+/// `cargo xtask wheel`: the release abi3 wheel, into `target/wheels/`.
+pub(super) fn wheel() -> Result {
+    let (dir, python) = prepare_or_fail()?;
+    let out = target_dir().join("wheels");
+    timed("python: maturin build --release (abi3 wheel)", || {
+        run(maturin(&dir, &python)
+            .args(["build", "--release", "--manifest-path", MANIFEST, "--out"])
+            .arg(&out))
+    })?;
+    eprintln!("xtask: wheel in {}", out.display());
+    Ok(())
+}
