@@ -1,5 +1,5 @@
-//! Parse, walk, to_model and write of a town-sized region made by the crate's builder (no public
-//! `.nvm` file exists, so the corpus has none to measure).
+//! Parse, walk, to_model, write and navigation graph of a town-sized region made by the crate's
+//! builder (no public `.nvm` file exists, so the corpus has none to measure).
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -66,6 +66,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| NavMeshTerrain::from_view(black_box(&view)))
     });
     g.bench_function("write", |b| b.iter(|| write(black_box(&model)).unwrap()));
+    g.bench_function("navigation", |b| {
+        b.iter(|| jmxvnvm::navigation(black_box(&model)))
+    });
     g.finish();
 }
 

@@ -32,7 +32,7 @@ const EDGE_DIRECTIONS: [i8; 4] = [
 
 /// The ground height at a region-local point, clamped into the region; 0 where the height map
 /// cannot answer (a point that is not finite, or a map of the wrong size).
-fn ground(m: &NavMeshTerrain, x: f32, z: f32) -> f32 {
+pub(crate) fn ground(m: &NavMeshTerrain, x: f32, z: f32) -> f32 {
     if m.height_map.len() < HEIGHTS_PER_SIDE * HEIGHTS_PER_SIDE {
         return 0.0;
     }
@@ -41,7 +41,11 @@ fn ground(m: &NavMeshTerrain, x: f32, z: f32) -> f32 {
 }
 
 /// The four corners of an axis-aligned rectangle in corner order, with their heights.
-fn quad(min: [f32; 2], max: [f32; 2], height: impl Fn(f32, f32) -> f32) -> [[f32; 3]; 4] {
+pub(crate) fn quad(
+    min: [f32; 2],
+    max: [f32; 2],
+    height: impl Fn(f32, f32) -> f32,
+) -> [[f32; 3]; 4] {
     [
         [min[0], max[1]],
         [max[0], max[1]],

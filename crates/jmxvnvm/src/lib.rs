@@ -12,6 +12,8 @@
 //!   [`write_to`](fn@write_to) streams the same bytes to any `std::io::Write`.
 //! - [`validate`](fn@validate) lists semantic problems (indices out of range, inconsistent edges);
 //!   [`fix::fix`] mends the ones it can (`navkit fix`).
+//! - [`navigation()`] gives the region as a navigation graph: the cells, the internal edges between
+//!   them both ways, the global edges as exits into the neighbour regions.
 //! - [`TerrainBuilder`] builds whole regions; [`RegionId`] and the query methods of
 //!   [`NavMeshTerrain`] (`tile_at`, `cell_at`, `height_at`, `is_blocked`) answer questions about
 //!   points.
@@ -40,6 +42,7 @@ pub mod dump;
 pub mod fix;
 pub mod geometry;
 pub mod model;
+pub mod navigation;
 pub mod query;
 pub mod validate;
 pub mod view;
@@ -56,6 +59,7 @@ pub use model::{
     CellQuad, EdgeDirection, EdgeFlag, EdgeGlobal, EdgeInternal, Layout, LinkedEdge, NavMeshObj,
     NavMeshTerrain, PlaneMaps, PlaneType, Tile, TileFlag, TileMap,
 };
+pub use navigation::navigation;
 pub use query::RegionId;
 pub use validate::validate;
 pub use view::NavMeshTerrainView;
@@ -185,6 +189,10 @@ impl Format for Nvm {
 
     fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
+    }
+
+    fn navigation(&self, model: &Self::Model) -> Option<nav_core::navigation::Graph> {
+        Some(navigation(model))
     }
 }
 

@@ -13,7 +13,9 @@ use std::path::PathBuf;
 
 use jmxvnvm::fix::mends;
 use jmxvnvm::{NavMeshTerrain, Nvm, RegionId, TerrainBuilder, build};
-use nav_core::testing::{fix_files, is_negative, real_files};
+use nav_core::testing::fix_files;
+
+mod common;
 use nav_core::{Finding, Format, RawF32, Severity};
 
 fn errors(m: &NavMeshTerrain) -> Vec<Finding> {
@@ -58,17 +60,12 @@ fn samples() -> Vec<PathBuf> {
 /// fix mends; fewer errors, none that fix mends, otherwise.
 #[test]
 fn real_files_and_samples_fix_only_what_validate_finds() {
-    let real: Vec<PathBuf> = real_files("silkroad")
-        .into_iter()
-        .map(|(_, f)| f)
-        .filter(|f| !is_negative(f))
-        .collect();
-    if real.is_empty() {
-        eprintln!("note: no silkroad file in the corpus or incoming folder; checking the samples");
-    }
+    let real = common::real_nvm_files("fix");
     let samples = samples();
-    assert!(!samples.is_empty());
+    assert_eq!(samples.len(), 4);
+    let walked = real.len() + samples.len();
     let tally = fix_files(&Nvm, real.into_iter().chain(samples), mends);
+    assert_eq!(tally.unchanged + tally.mended, walked, "{tally:?}");
     assert!(tally.unchanged > 0, "no file came back unchanged");
 }
 
@@ -115,17 +112,16 @@ fn two_blocked_cells() -> NavMeshTerrain {
 
 /// The first real file where the corpus has one, else the built town sample.
 fn real_or_built() -> (String, NavMeshTerrain) {
-    let real = real_files("silkroad")
+    match common::real_nvm_files("fix after an edit")
         .into_iter()
-        .map(|(_, f)| f)
-        .find(|f| !is_negative(f));
-    match real {
+        .next()
+    {
         Some(f) => {
             let m = Nvm.read(&std::fs::read(&f).unwrap()).unwrap();
             (f.display().to_string(), m)
         }
         None => {
-            eprintln!("note: breaking the built town region instead of a real file");
+            println!("jmxvnvm: breaking the built town region instead of a real file");
             ("built town".to_string(), build::town(RegionId(0x61a8)))
         }
     }
@@ -139,10 +135,11 @@ fn merged_cells_get_their_tiles_and_edges_recomputed() {
     ] {
         assert_eq!(errors(&original), [], "{name}");
         let mut m = original.clone();
-        let Some(into) = merge_last_cell(&mut m) else {
-            eprintln!("note: {name}: no cell shares a whole side with the last one");
-            continue;
-        };
+        // Both the built town and the two blocked cells have a neighbour of the last cell; a
+        // real file that does not needs another edit here, so the test fails rather than
+        // checking nothing.
+        let into = merge_last_cell(&mut m)
+            .unwrap_or_else(|| panic!("{name}: no cell shares a whole side with the last one"));
         let before = errors(&m);
         assert!(
             !before.is_empty(),
@@ -188,10 +185,9 @@ fn a_deleted_object_loses_its_references() {
         .iter()
         .any(|c| c.object_indices.contains(&(last as u16)));
     m.objects.pop();
-    if !referenced {
-        eprintln!("note: {name}: no cell lists the last object");
-        return;
-    }
+    // The built town lists its last object in a cell; a real file that does not needs another
+    // edit here, so the test fails rather than checking nothing.
+    assert!(referenced, "{name}: no cell lists the last object");
     let before = errors(&m);
     let changes = fix_and_check(&name, &mut m);
     eprintln!(

@@ -219,15 +219,49 @@ pub fn corpus_dir(format_dir: &str) -> Option<PathBuf> {
         .map(|r| r.join(format_dir))
         .filter(|d| d.is_dir());
     if dir.is_none() {
-        let msg = format!(
+        skip_without_corpus(&format!(
             "corpus folder `{format_dir}` not found (set NAVKIT_CORPUS, or put shared/ beside the checkout)"
-        );
-        if std::env::var_os("NAVKIT_REQUIRE_CORPUS").is_some_and(|v| v != "0") {
-            panic!("{msg}, and NAVKIT_REQUIRE_CORPUS is set");
-        }
-        eprintln!("note: skipping: {msg}");
+        ));
     }
     dir
+}
+
+/// Whether `NAVKIT_REQUIRE_CORPUS` is set (to anything but `0`), as CI sets it: the corpus is
+/// there, and no test may skip.
+pub fn corpus_required() -> bool {
+    std::env::var_os("NAVKIT_REQUIRE_CORPUS").is_some_and(|v| v != "0")
+}
+
+/// Says that a test cannot check what it is for, because `what` is missing: a note on standard
+/// error, after which the caller returns. Every test that skips goes through here (or through
+/// [`corpus_dir`] and [`real_file`], which do), so a skip is always loud, and never silent in CI.
+///
+/// # Panics
+/// When [`corpus_required`]: CI must not skip.
+pub fn skip_without_corpus(what: &str) {
+    if corpus_required() {
+        panic!("{what}, and NAVKIT_REQUIRE_CORPUS is set");
+    }
+    eprintln!("note: skipping: {what}");
+}
+
+/// One real file of `format_dir` by its file name, from the corpus folder or else the incoming
+/// folder (as [`real_files`] walks them); `None` after [`skip_without_corpus`] when neither
+/// holds it.
+///
+/// # Panics
+/// When the file is missing and [`corpus_required`].
+pub fn real_file(format_dir: &str, name: &str) -> Option<PathBuf> {
+    let found = real_files(format_dir)
+        .into_iter()
+        .map(|(_, p)| p)
+        .find(|p| p.file_name().is_some_and(|n| n == name));
+    if found.is_none() {
+        skip_without_corpus(&format!(
+            "`{name}` is in neither the corpus nor the incoming folder `{format_dir}`"
+        ));
+    }
+    found
 }
 
 /// The incoming folder of one format (`source`), or `None`, quietly, when it is absent.
@@ -306,7 +340,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The largest file of one format's corpus folder outside `negative/`, with its bytes: what the
-/// benchmarks run on. `None` after a note (as [`corpus_dir`] skips) when there is none.
+/// benchmarks run on. `None` after [`skip_without_corpus`] (a panic under `NAVKIT_REQUIRE_CORPUS`)
+/// when there is none.
 pub fn largest_corpus_file(format_dir: &str) -> Option<(PathBuf, Vec<u8>)> {
     let dir = corpus_dir(format_dir)?;
     let largest = corpus_files(&dir)
@@ -316,11 +351,11 @@ pub fn largest_corpus_file(format_dir: &str) -> Option<(PathBuf, Vec<u8>)> {
     match largest.map(|p| (std::fs::read(&p), p)) {
         Some((Ok(bytes), path)) => Some((path, bytes)),
         Some((Err(e), path)) => {
-            eprintln!("note: skipping: cannot read {}: {e}", path.display());
+            skip_without_corpus(&format!("cannot read {}: {e}", path.display()));
             None
         }
         None => {
-            eprintln!("note: skipping: corpus folder `{format_dir}` is empty");
+            skip_without_corpus(&format!("corpus folder `{format_dir}` is empty"));
             None
         }
     }

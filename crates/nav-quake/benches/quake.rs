@@ -1,4 +1,4 @@
-//! Parse, walk, model and write throughput on the largest Quake corpus file.
+//! Parse, walk, model, write and navigation-graph throughput on the largest Quake corpus file.
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -60,6 +60,9 @@ fn bench(c: &mut Criterion) {
     });
     let model = nav_quake::read(&bytes).expect("corpus file parses");
     g.bench_function("write", |b| b.iter(|| nav_quake::write(black_box(&model))));
+    g.bench_function("navigation", |b| {
+        b.iter(|| nav_quake::navigation(black_box(&model)))
+    });
     g.finish();
 }
 

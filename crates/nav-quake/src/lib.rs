@@ -45,6 +45,7 @@ mod fix;
 mod geometry;
 pub mod layout;
 pub mod model;
+mod navigation;
 mod validate;
 pub mod view;
 mod write;
@@ -56,6 +57,7 @@ pub use layout::{EdictLayout, Layout, Magic};
 pub use model::{
     Edict, EdictEntity, Link, LinkFlags, LinkType, NavFile, Node, NodeFlags, Traversal, Vec3,
 };
+pub use navigation::navigation;
 pub use validate::validate;
 pub use view::NavView;
 pub use write::{write, write_to};
@@ -156,6 +158,10 @@ impl Format for Quake {
 
     fn geometry(&self, model: &NavFile) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
+    }
+
+    fn navigation(&self, model: &NavFile) -> Option<nav_core::navigation::Graph> {
+        Some(navigation(model))
     }
 }
 

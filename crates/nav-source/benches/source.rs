@@ -1,5 +1,6 @@
-//! Throughput of parse, parse plus a walk of every record, to_model and write, on the largest
-//! corpus file (`tfnm_vsh_nucleus.nav`, about 4 MB). Skipped with a note when the corpus is absent.
+//! Throughput of parse, parse plus a walk of every record, to_model, write and the navigation
+//! graph, on the largest corpus file (`tfnm_vsh_nucleus.nav`, about 4 MB). Skipped with a note
+//! when the corpus is absent.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -89,6 +90,9 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("write", |b| b.iter(|| nav_source::write(black_box(&model))));
+    g.bench_function("navigation", |b| {
+        b.iter(|| nav_source::navigation(black_box(&model)))
+    });
     g.bench_function("write_view", |b| {
         let view = nav_source::SourceView::parse(&bytes).ok();
         b.iter(|| view.as_ref().map(nav_source::write_view))

@@ -11,6 +11,8 @@
 //! - [`write()`] serialises a model, [`write_view`] a view.
 //! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
 //!   hand edit (what `navkit fix` runs).
+//! - [`navigation()`] maps the areas, connections and ladders to the navigation graph
+//!   ([`nav_core::navigation::Graph`]) the path queries run on.
 //! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);
 //!   [`SourceNavAs`] does the same for one flavour you choose (`navkit --flavour`).
 //!
@@ -46,6 +48,7 @@ pub mod fix;
 pub mod flavour;
 pub mod geometry;
 pub mod model;
+pub mod navigation;
 pub mod validate;
 pub mod view;
 pub mod write;
@@ -58,6 +61,7 @@ pub use model::{
     ApproachArea, Area, AreaCustom, AreaIds, EncounterPath, EncounterSpot, HidingSpot, Ladder,
     NavString, ShortVec, SourceMesh, TerrorMesh, VisibleArea, VisibleAreaIndex,
 };
+pub use navigation::navigation;
 pub use validate::validate;
 pub use view::{AreaView, SourceView};
 pub use write::{write, write_into, write_to, write_view};
@@ -195,6 +199,10 @@ impl Format for SourceNav {
     fn geometry(&self, model: &SourceMesh) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
     }
+
+    fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
+        Some(navigation(model))
+    }
 }
 
 /// The Source `.nav` format read as one chosen flavour, without auto-detection: what
@@ -217,12 +225,16 @@ impl SourceNavAs {
     }
 }
 
+// Every method is [`SourceNav`]'s but the parse (and `read`/`read_from`, whose defaults go
+// through it) and the writes, which do not ask that auto-detection would find the flavour again.
+// Methods with a default are delegated too, so that what `SourceNav` gains (an override of a
+// default) `--flavour` keeps; `tests/flavour_as.rs` checks that the two agree on every method.
 impl Format for SourceNavAs {
     type View<'a> = SourceView<'a>;
     type Model = SourceMesh;
 
     fn name(&self) -> &'static str {
-        FORMAT
+        SourceNav.name()
     }
 
     fn description(&self) -> &'static str {
@@ -237,12 +249,16 @@ impl Format for SourceNavAs {
         SourceNav.sniff(bytes)
     }
 
+    fn has_signature(&self) -> bool {
+        SourceNav.has_signature()
+    }
+
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {
         SourceView::parse_with(bytes, self.0)
     }
 
     fn to_model(&self, view: &SourceView<'_>) -> SourceMesh {
-        SourceMesh::from_view(view)
+        SourceNav.to_model(view)
     }
 
     fn write(&self, model: &SourceMesh) -> Result<Vec<u8>> {
@@ -258,15 +274,11 @@ impl Format for SourceNavAs {
     }
 
     fn write_view(&self, view: &SourceView<'_>) -> Result<Vec<u8>> {
-        write_view(view)
+        SourceNav.write_view(view)
     }
 
     fn validate(&self, model: &SourceMesh) -> Vec<Finding> {
-        validate(model)
-    }
-
-    fn fix(&self, model: &mut SourceMesh) -> Vec<String> {
-        fix(model)
+        SourceNav.validate(model)
     }
 
     fn summary(&self, model: &SourceMesh) -> Summary {
@@ -274,15 +286,39 @@ impl Format for SourceNavAs {
     }
 
     fn view_summary(&self, view: &SourceView<'_>) -> Summary {
-        summary_of_view(view)
+        SourceNav.view_summary(view)
+    }
+
+    fn refresh(&self, model: &mut SourceMesh) -> Vec<String> {
+        SourceNav.refresh(model)
+    }
+
+    fn fix(&self, model: &mut SourceMesh) -> Vec<String> {
+        SourceNav.fix(model)
     }
 
     fn dump(&self, model: &SourceMesh, out: &mut dyn fmt::Write) -> fmt::Result {
-        dump::dump(model, out)
+        SourceNav.dump(model, out)
+    }
+
+    fn parts<'m>(&self, model: &'m SourceMesh) -> Vec<nav_core::Part<'m>> {
+        SourceNav.parts(model)
+    }
+
+    fn replace_part(&self, model: &mut SourceMesh, name: &str, bytes: &[u8]) -> Result<()> {
+        SourceNav.replace_part(model, name, bytes)
     }
 
     fn geometry(&self, model: &SourceMesh) -> Option<nav_core::geometry::Geometry> {
-        Some(geometry(model))
+        SourceNav.geometry(model)
+    }
+
+    fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
+        SourceNav.navigation(model)
+    }
+
+    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<SourceMesh>> {
+        SourceNav.build(mesh)
     }
 }
 

@@ -68,6 +68,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("write", |b| {
         b.iter(|| nav_source2::write(black_box(&model)))
     });
+    g.bench_function("navigation", |b| {
+        b.iter(|| nav_source2::navigation(black_box(&model)))
+    });
     g.finish();
     if let Some((name, custom)) = largest_custom_data() {
         let mut g = c.benchmark_group(format!(

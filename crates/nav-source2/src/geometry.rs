@@ -3,8 +3,9 @@
 //!
 //! An area's corners are its pool polygon's (v31+) or its own (v30), in stored order; edge `i`
 //! runs from corner `i` to corner `i + 1`, and its neighbour is the first connection stored for
-//! that edge. Areas whose polygon names missing corners, or that have fewer than three corners,
-//! get no polygon (their node and links are kept, at the mean of the corners that exist).
+//! that edge. Areas without usable corners (a polygon or corner index past its list, fewer than
+//! three corners, a coordinate that is not finite) get no polygon, no node and no links: no
+//! position is invented for them.
 
 use std::collections::HashMap;
 
@@ -43,9 +44,72 @@ pub fn attribute_kind(flags: u64) -> &'static str {
         .map_or(if flags == 0 { "walk" } else { "custom" }, |(_, n)| n)
 }
 
-/// The mesh as polygons (kind from the attribute flags), nodes (kind `area`) and links (kind
-/// `connection` per connection, `ladder` from a ladder's bottom area to each distinct top area).
-/// Polygon and node `i` are area `i` where every area has a polygon.
+/// Why an area has no usable polygon ([`usable_corners`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unusable {
+    /// The area's polygon index (v31+) is past the pool's polygons.
+    NoPolygon(u32),
+    /// The area's polygon names this corner, past the corner pool.
+    CornerPastPool(u32),
+    /// The area has this many corners, fewer than three.
+    TooFew(usize),
+    /// A corner is not a finite point.
+    NotFinite,
+}
+
+impl core::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Unusable::NoPolygon(p) => write!(f, "polygon {p} does not exist"),
+            Unusable::CornerPastPool(c) => write!(f, "its polygon names corner {c}, past the pool"),
+            Unusable::TooFew(n) => write!(f, "{n} corners"),
+            Unusable::NotFinite => f.write_str("a corner is not finite"),
+        }
+    }
+}
+
+/// Appends the corners of area `i` to `out` as floats (the pool polygon's from v31, the area's
+/// own in v30), and says whether they make a usable polygon: every pool index in range, at least
+/// three corners, every coordinate finite. An area index past the areas has no corners.
+pub fn usable_corners(
+    mesh: &Source2Mesh,
+    i: usize,
+    out: &mut Vec<[f32; 3]>,
+) -> Result<(), Unusable> {
+    let start = out.len();
+    let Some(area) = mesh.areas.get(i) else {
+        return Err(Unusable::TooFew(0));
+    };
+    if mesh.version < 31 {
+        out.extend(area.corners.iter().map(|c| c.map(|v| v.get())));
+    } else {
+        let poly = mesh
+            .polygons
+            .get(area.polygon as usize)
+            .ok_or(Unusable::NoPolygon(area.polygon))?;
+        for c in &poly.corners {
+            let p = mesh
+                .corners
+                .get(*c as usize)
+                .ok_or(Unusable::CornerPastPool(*c))?;
+            out.push(p.map(|v| v.get()));
+        }
+    }
+    let corners = out.get(start..).unwrap_or(&[]);
+    if corners.len() < 3 {
+        return Err(Unusable::TooFew(corners.len()));
+    }
+    if !corners.iter().flatten().all(|v| v.is_finite()) {
+        return Err(Unusable::NotFinite);
+    }
+    Ok(())
+}
+
+/// The mesh as polygons (kind from the attribute flags), nodes (kind `area`, at the mean of the
+/// corners) and links (kind `connection` per connection, `ladder` from a ladder's bottom area to
+/// each distinct top area). An area without usable corners ([`usable_corners`]) gets no
+/// polygon, no node and no links: there is no position to give it (`validate` names it).
+/// Polygon and node `i` are area `i` where every area's corners are usable.
 pub fn geometry(mesh: &Source2Mesh) -> Geometry {
     let mut g = Geometry::new(UpAxis::Z);
     let mut index: HashMap<u32, u32> = HashMap::with_capacity(mesh.areas.len());
@@ -54,53 +118,47 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
             index.entry(a.id).or_insert(i);
         }
     }
-    let find = |id: u32| index.get(&id).copied();
-    let mut polygon_of = Vec::with_capacity(mesh.areas.len());
+    // Area index to its node and polygon (equal: both are pushed for usable areas only).
+    let mut node_of: Vec<Option<u32>> = Vec::with_capacity(mesh.areas.len());
+    let mut corners: Vec<[f32; 3]> = Vec::with_capacity(16);
     for (i, a) in mesh.areas.iter().enumerate() {
-        let corners: Vec<[f32; 3]> = mesh
-            .area_corners(i)
-            .unwrap_or_default()
-            .iter()
-            .map(|c| c.map(|v| v.get()))
-            .collect();
+        corners.clear();
+        if usable_corners(mesh, i, &mut corners).is_err() {
+            node_of.push(None);
+            continue;
+        }
+        let n = corners.len() as f32;
         let mut centre = [0.0f32; 3];
         for c in &corners {
             for k in 0..3 {
-                centre[k] += c[k] / corners.len() as f32;
+                centre[k] += c[k] / n;
             }
         }
-        g.push_node(centre, "area");
-        if corners.len() >= 3 {
-            let kind = g.kind(attribute_kind(a.attribute_flags));
-            let vertices = corners.iter().map(|c| g.vertex(*c)).collect();
-            g.polygons.push(Polygon {
-                vertices,
-                kind,
-                neighbours: Vec::new(),
-            });
-            polygon_of.push(Some(g.polygons.len() - 1));
-        } else {
-            polygon_of.push(None);
-        }
+        let node = g.push_node(centre, "area");
+        let kind = g.kind(attribute_kind(a.attribute_flags));
+        let vertices = corners.iter().map(|c| g.vertex(*c)).collect();
+        g.polygons.push(Polygon {
+            vertices,
+            kind,
+            neighbours: Vec::new(),
+        });
+        node_of.push(Some(node));
     }
+    let find = |id: u32| -> Option<u32> { *node_of.get(*index.get(&id)? as usize)? };
     for (i, a) in mesh.areas.iter().enumerate() {
-        if let Some(Some(p)) = polygon_of.get(i) {
-            let n: Vec<Option<u32>> = a
-                .connections
-                .iter()
-                .map(|list| {
-                    let t = find(list.first()?.area_id)?;
-                    let q = (*polygon_of.get(t as usize)?)?;
-                    u32::try_from(q).ok()
-                })
-                .collect();
-            if let Some(poly) = g.polygons.get_mut(*p) {
-                if n.len() == poly.vertices.len() {
-                    poly.neighbours = n;
-                }
+        let Some(Some(from)) = node_of.get(i).copied() else {
+            continue;
+        };
+        let n: Vec<Option<u32>> = a
+            .connections
+            .iter()
+            .map(|list| find(list.first()?.area_id))
+            .collect();
+        if let Some(poly) = g.polygons.get_mut(from as usize) {
+            if n.len() == poly.vertices.len() {
+                poly.neighbours = n;
             }
         }
-        let Ok(from) = u32::try_from(i) else { continue };
         for c in a.connections.iter().flatten() {
             if let Some(to) = find(c.area_id) {
                 g.push_link(from, to, "connection");

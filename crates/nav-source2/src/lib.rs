@@ -13,8 +13,10 @@
 //! - KV3 blobs are kept as their exact bytes ([`Kv3Blob`]) and decoded for reading only
 //!   ([`kv3::decode`]: KV3 versions 2 to 5, uncompressed, LZ4 or zstd), so that `dump` and JSON
 //!   show the custom data's `arealist` as data.
-//! - [`validate()`] reports dangling ids and stale custom data; [`fix()`] drops the dangling
-//!   references after a hand edit (what `navkit fix` runs).
+//! - [`validate()`] reports dangling ids, areas without usable corners and stale custom data;
+//!   [`fix()`] drops the dangling references after a hand edit (what `navkit fix` runs).
+//! - [`navigation()`] maps the areas, connections and ladders to the navigation graph
+//!   ([`nav_core::navigation::Graph`]) the path queries run on, as awpy 3.1.1 defines it.
 //! - [`Source2Nav`] implements [`nav_core::Format`].
 //!
 //! ```
@@ -39,6 +41,7 @@ pub mod geometry;
 pub mod kv3;
 pub mod layout;
 pub mod model;
+pub mod navigation;
 pub mod samples;
 pub mod validate;
 pub mod view;
@@ -52,6 +55,7 @@ pub use model::{
     Area, ByteString, Connection, GenerationParams, HidingSpot, HullParams, Ladder, MovableMesh,
     Polygon, Source2Mesh, TransformedBounds,
 };
+pub use navigation::navigation;
 pub use validate::validate;
 pub use view::Source2View;
 pub use write::{write, write_to, write_view};
@@ -188,6 +192,10 @@ impl Format for Source2Nav {
 
     fn geometry(&self, model: &Source2Mesh) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
+    }
+
+    fn navigation(&self, model: &Source2Mesh) -> Option<nav_core::navigation::Graph> {
+        Some(navigation(model))
     }
 }
 

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use nav_core::Finding;
 
+use crate::geometry::usable_corners;
 use crate::kv3::{Kv3Blob, Kv3Value};
 use crate::model::Source2Mesh;
 
@@ -62,7 +63,16 @@ pub fn validate(mesh: &Source2Mesh) -> Vec<Finding> {
     };
     let ladder_ids: HashSet<u32> = mesh.ladders.iter().map(|l| l.id).collect();
     let hulls = mesh.generation_params.hulls.len();
+    let mut corners = Vec::with_capacity(16);
     for (i, a) in mesh.areas.iter().enumerate() {
+        corners.clear();
+        if let Err(why) = usable_corners(mesh, i, &mut corners) {
+            // The geometry and the navigation graph give it no position.
+            out.push(Finding::warning(
+                format!("areas[{i}]"),
+                format!("area {} has no usable corners ({why})", a.id),
+            ));
+        }
         if pool && a.polygon as usize >= mesh.polygons.len() {
             out.push(Finding::error(
                 format!("areas[{i}] polygon"),

@@ -28,21 +28,21 @@ fn dump_samples() {
 
 #[test]
 fn dump_small_real_files() {
-    let files = common::source2_files();
     let mut seen = 0;
     for name in [
         "vrf_preview_flat.nav",
         "vrf_lobby_mapveto.nav",
         "vrf_point_template_test_v36.nav",
     ] {
-        let Some((_, path)) = files.iter().find(|(n, _)| n.ends_with(name)) else {
-            continue;
+        let Some(path) = nav_core::testing::real_file("source2", name) else {
+            return;
         };
         let m = nav_source2::read(&std::fs::read(path).unwrap()).unwrap();
         insta::assert_snapshot!(format!("dump_real_{name}"), dump(&m));
         seen += 1;
     }
     println!("{seen} real files dumped");
+    assert_eq!(seen, 3);
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn summaries_of_real_files() {
         ));
     }
     if lines.is_empty() {
-        eprintln!("note: no real Source 2 file; no summary snapshot");
+        nav_core::testing::skip_without_corpus("no real Source 2 file; no summary snapshot");
         return;
     }
     insta::assert_snapshot!("summaries_of_real_files", lines.join("\n"));

@@ -1,4 +1,5 @@
-//! Throughput of the `.nav2` parser and writer on the largest corpus file.
+//! Throughput of the `.nav2` parser and writer, and the time to build the navigation graph, on
+//! the largest corpus file.
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -90,6 +91,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| Nav2.to_model(black_box(&view)))
     });
     g.bench_function("write", |b| b.iter(|| Nav2.write(black_box(&model))));
+    g.bench_function("navigation", |b| {
+        b.iter(|| Nav2.navigation(black_box(&model)))
+    });
     g.finish();
 }
 

@@ -748,9 +748,12 @@ fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
     m.island_graphs = after;
 }
 
-/// Recomputes the SearchSpace from the segments' bounds.
+/// Recomputes the SearchSpace from the segments' bounds (unless the builder refuses: more
+/// segments in a chunk than a bucket entry's `u16` indices name).
 fn recompute_search_space(m: &mut Nav2File, out: &mut Vec<String>) {
-    let new = build::search_space(m);
+    let Ok(new) = build::search_space(m) else {
+        return;
+    };
     if m.search_space.as_ref() == Some(&new) {
         return;
     }

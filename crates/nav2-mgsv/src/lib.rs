@@ -18,8 +18,8 @@
 //!
 //! The modules: [`records`] (the zerocopy records and sizes), [`view`] (the view and its parser,
 //! one function per section), [`model`] (the owned model, `from_view`, and [`layout`]: the
-//! game's layout, computed from a model), [`mod@write`], [`mod@validate`], [`mod@fix`], [`dump`], [`geometry`] and
-//! [`build`].
+//! game's layout, computed from a model), [`mod@write`], [`mod@validate`], [`mod@fix`], [`dump`], [`geometry`],
+//! [`mod@navigation`] and [`build`].
 //!
 //! ```
 //! use nav2_mgsv::{Nav2, Nav2File, DataChunk, FileUid, Segment};
@@ -55,6 +55,7 @@ pub mod dump;
 pub mod fix;
 pub mod geometry;
 pub mod model;
+pub mod navigation;
 pub mod records;
 pub mod validate;
 pub mod view;
@@ -189,6 +190,11 @@ impl Format for Nav2 {
 
     fn geometry(&self, model: &Nav2File) -> Option<nav_core::geometry::Geometry> {
         Some(geometry::geometry(model))
+    }
+
+    /// The NavigationGraph nodes of every data chunk and their links: see [`navigation`].
+    fn navigation(&self, model: &Nav2File) -> Option<nav_core::navigation::Graph> {
+        Some(navigation::navigation(model))
     }
 
     fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Nav2File>> {

@@ -328,3 +328,27 @@ fn limits_are_named() {
     };
     assert!(err(&flat).contains("distinct"), "{}", err(&flat));
 }
+
+/// The fuzz oracle for builds over arbitrary meshes: whatever the builder accepts validates with
+/// no error, writes and reads back equal. Its lookups of what it made itself cannot fail, so no
+/// accepted mesh may come back refused by one of them ("names nothing").
+#[test]
+fn arbitrary_meshes_hold_the_build_oracle() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let mut built = 0;
+    for seed in 0..600u64 {
+        let data = nav_core::testing::noise(seed, 256 + (seed as usize % 9) * 256);
+        let Ok(mesh) = TriangleMesh::arbitrary(&mut Unstructured::new(&data)) else {
+            continue;
+        };
+        match nav_core::oracle::check_build(&Nav2, &mesh) {
+            Ok(true) => built += 1,
+            Ok(false) => {
+                let refusal = Nav2.build(&mesh).unwrap().unwrap_err().to_string();
+                assert!(!refusal.contains("names nothing"), "seed {seed}: {refusal}");
+            }
+            Err(e) => panic!("seed {seed}: {e}\n{mesh:?}"),
+        }
+    }
+    assert!(built > 200, "only {built} meshes built");
+}

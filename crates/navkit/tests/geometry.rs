@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use nav_core::geometry::Geometry;
-use nav_core::testing::{corpus_files, corpus_root, is_negative};
+use nav_core::testing::{corpus_files, corpus_root, is_negative, skip_without_corpus};
 use navkit::registry::{self, AnyFormat};
 
 fn detect(path: &Path, bytes: &[u8]) -> Option<&'static dyn AnyFormat> {
@@ -96,38 +96,57 @@ fn check_exports(g: &Geometry, name: &str) {
 #[test]
 fn every_corpus_file_exports_to_obj_and_gltf() {
     let Some(root) = corpus_root() else {
-        if std::env::var_os("NAVKIT_REQUIRE_CORPUS").is_some_and(|v| v != "0") {
-            panic!("NAVKIT_REQUIRE_CORPUS is set but no corpus was found");
-        }
-        eprintln!("note: skipping: no corpus found (set NAVKIT_CORPUS)");
+        skip_without_corpus("no corpus found (set NAVKIT_CORPUS)");
         return;
     };
-    let mut per_format: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    let mut per_format: std::collections::BTreeMap<&str, (usize, Vec<String>)> = Default::default();
+    let mut unknown = Vec::new();
     for path in corpus_files(&root).into_iter().filter(|p| !is_negative(p)) {
         let bytes = std::fs::read(&path).unwrap();
+        let name = path.strip_prefix(&root).unwrap().display().to_string();
         let Some(format) = detect(&path, &bytes) else {
+            unknown.push(name);
             continue;
         };
-        let name = path.strip_prefix(&root).unwrap().display().to_string();
         let entry = per_format.entry(format.name()).or_default();
         match format.geometry(&bytes).unwrap() {
             Some(g) => {
                 check_exports(&g, &name);
                 entry.0 += 1;
             }
-            None => entry.1 += 1,
+            None => entry.1.push(name),
         }
     }
     for (format, (exported, unmapped)) in &per_format {
         println!(
-            "export: {format}: {exported} files exported to OBJ and glTF and read back, {unmapped} without a geometry mapping"
+            "export: {format}: {exported} files exported to OBJ and glTF and read back, {} without a geometry mapping",
+            unmapped.len()
         );
     }
-    assert!(
-        per_format.get("nav-quake").is_some_and(|(e, _)| *e > 0),
-        "no Quake file was exported"
-    );
+    // Every real file is some format's.
+    assert_eq!(unknown, Vec::<String>::new(), "no format recognises these");
+    // Every format maps every file it reads.
+    for (format, (exported, unmapped)) in &per_format {
+        assert!(*exported > 0, "{format}: no file was exported");
+        assert_eq!(
+            unmapped,
+            &Vec::<String>::new(),
+            "{format}: files without geometry"
+        );
+    }
+    let formats: Vec<&str> = per_format.keys().copied().collect();
+    assert_eq!(formats, CORPUS_FORMATS, "the formats of the corpus");
 }
+
+/// The formats of the corpus files, by name (Silkroad has no public file yet).
+const CORPUS_FORMATS: &[&str] = &[
+    "nav-quake",
+    "nav-source",
+    "nav-source2",
+    "nav2-mgsv",
+    "nvnm-skyrim",
+    "skyrim-plugin",
+];
 
 #[test]
 fn samples_export_and_render() {

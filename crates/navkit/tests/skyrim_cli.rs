@@ -82,7 +82,6 @@ fn extract_gives_the_corpus_blobs_and_replace_restores_the_plugin() {
 #[test]
 fn replace_refuses_a_bad_form_id_and_a_bad_blob() {
     let Some(dir) = nav_core::testing::corpus_dir("skyrim") else {
-        println!("skipped: corpus folder skyrim absent");
         return;
     };
     let plugin = dir.join("Dwemer Secrets.esp");

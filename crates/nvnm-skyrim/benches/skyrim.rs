@@ -136,6 +136,45 @@ fn plugin(c: &mut Criterion) {
     g.finish();
 }
 
+/// The navigation graph (`Format::navigation`) of the largest corpus blob and of the largest
+/// corpus plugin (which reads every `NVNM` of the plugin first).
+fn navigation(c: &mut Criterion) {
+    let Some((path, bytes)) = nav_core::testing::largest_corpus_file("skyrim/nvnm") else {
+        eprintln!("note: skipping the navigation benchmarks: no corpus");
+        return;
+    };
+    let mesh = Nvnm.read(&bytes).unwrap();
+    eprintln!(
+        "largest blob: {} ({} triangles)",
+        path.display(),
+        mesh.triangles.len()
+    );
+    let mut g = c.benchmark_group("navigation");
+    g.throughput(Throughput::Elements(mesh.triangles.len() as u64));
+    g.bench_function("largest NVNM blob", |b| {
+        b.iter(|| black_box(Nvnm.navigation(black_box(&mesh)).unwrap()))
+    });
+    let Some(dir) = corpus_dir("skyrim") else {
+        return;
+    };
+    let Some(bytes) = corpus_files(&dir)
+        .into_iter()
+        .filter(|p| p.parent() == Some(dir.as_path()))
+        .filter_map(|p| std::fs::read(&p).ok())
+        .max_by_key(Vec::len)
+    else {
+        eprintln!("note: skipping the plugin navigation benchmark: no plugin in the corpus");
+        return;
+    };
+    let model = Plugin.read(&bytes).unwrap();
+    let cells = Plugin.navigation(&model).unwrap().cells.len();
+    g.throughput(Throughput::Elements(cells as u64));
+    g.bench_function("largest plugin (every NVNM read)", |b| {
+        b.iter(|| black_box(Plugin.navigation(black_box(&model)).unwrap()))
+    });
+    g.finish();
+}
+
 /// The corpus NVNM blobs (not the negative ones), or a note and `None`.
 fn corpus_blobs() -> Option<Vec<Vec<u8>>> {
     let Some(dir) = corpus_dir("skyrim/nvnm") else {
@@ -231,7 +270,7 @@ mod group {
     criterion::criterion_group! {
         name = benches;
         config = super::config();
-        targets = super::nvnm, super::plugin, super::scale
+        targets = super::nvnm, super::plugin, super::navigation, super::scale
     }
 }
 use group::benches;

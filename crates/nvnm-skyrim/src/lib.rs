@@ -8,8 +8,10 @@
 //!   records are inflated and their subrecords handed out, and a navmesh can be replaced with
 //!   [`PluginFile::replace_nvnm`]. See [`plugin`].
 //!
-//! [`geometry`] maps both to navkit's format-neutral geometry, and [`mod@build`] makes a new
-//! version-12 navmesh from a triangle mesh (`Format::build` of [`Nvnm`]).
+//! [`geometry`] maps both to navkit's format-neutral geometry, [`nvnm::navigation`] and
+//! [`plugin::navigation`] to its navigation graph (triangles as cells; a plugin's navmeshes
+//! joined by their edge links and doors), and [`mod@build`] makes a new version-12 navmesh from
+//! a triangle mesh (`Format::build` of [`Nvnm`]).
 //!
 //! Both follow navkit's path: `parse` gives a zero-copy view, `to_model` an owned model, and
 //! `write` gives the same bytes back for an unchanged model.

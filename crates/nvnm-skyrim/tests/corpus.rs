@@ -13,7 +13,7 @@ use nav_core::Format;
 use nav_core::oracle::roundtrip_bytes;
 use nav_core::testing::{
     corpus_dir, incoming_dir, is_negative, real_files, real_files_round_trip,
-    real_files_round_trip_where,
+    real_files_round_trip_where, skip_without_corpus,
 };
 use nvnm_skyrim::plugin::{Compression, PluginFile, RecordBody};
 use nvnm_skyrim::{NavmeshGeometry, Nvnm, Plugin};
@@ -62,7 +62,7 @@ fn plugins() -> Option<Vec<PathBuf>> {
         .map(|(_, p)| p)
         .collect();
     if files.is_empty() {
-        eprintln!("note: skipping: no plugin in skyrim of the corpus or incoming folder");
+        skip_without_corpus("no plugin in skyrim of the corpus or incoming folder");
     }
     (!files.is_empty()).then_some(files)
 }

@@ -3,7 +3,7 @@
 //!
 //! The blob is looked for in `skyrim/nvnm` of the incoming folder and of the corpus; when neither
 //! has it, it is extracted from the corpus plugin it came from. With none of the three, the
-//! real-file tests skip with a note.
+//! real-file tests skip with a note, or fail under `NAVKIT_REQUIRE_CORPUS`.
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -11,7 +11,7 @@
     clippy::cast_possible_truncation
 )]
 
-use nav_core::testing::real_files;
+use nav_core::testing::{real_file, real_files, skip_without_corpus};
 use nav_core::{Format, RawF32, Severity};
 use nvnm_skyrim::nvnm::{Cover, CoverMapping, Layout, NavmeshGeometry};
 use nvnm_skyrim::{Nvnm, Plugin, samples};
@@ -20,7 +20,8 @@ const BLOB: &str = "fo4_wsfw_WorkshopFramework_f6a2f85_01004CD9.nvnm";
 const PLUGIN: &str = "fo4_wsfw_WorkshopFramework_f6a2f85.esp";
 const NAVMESH: u32 = 0x0100_4CD9;
 
-/// The 226-byte navmesh, from wherever it is found, or `None` after a note.
+/// The 226-byte navmesh, from wherever it is found, or `None` after a note (a failure under
+/// `NAVKIT_REQUIRE_CORPUS`).
 fn wsfw_blob() -> Option<Vec<u8>> {
     let named = |name: &str, folder: &str| {
         real_files(folder)
@@ -36,7 +37,7 @@ fn wsfw_blob() -> Option<Vec<u8>> {
         let found = model.navmeshes().into_iter().find(|(id, _)| *id == NAVMESH);
         return Some(found.expect("the plugin holds navmesh 01004CD9").1.to_vec());
     }
-    eprintln!("note: skipping: neither {BLOB} nor {PLUGIN} was found");
+    skip_without_corpus(&format!("neither {BLOB} nor {PLUGIN} was found"));
     None
 }
 
@@ -185,11 +186,7 @@ fn rebuilt_grids_reach_the_tallest_triangle() {
 /// keyword and global records are left out of the snapshot.
 #[test]
 fn dump_of_the_real_plugin() {
-    let Some((_, path)) = real_files("skyrim")
-        .into_iter()
-        .find(|(_, f)| f.file_name().is_some_and(|n| n == PLUGIN))
-    else {
-        eprintln!("note: skipping: {PLUGIN} was not found");
+    let Some(path) = real_file("skyrim", PLUGIN) else {
         return;
     };
     let model = Plugin.read(&std::fs::read(&path).unwrap()).unwrap();

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use nav_core::geometry::TriangleMesh;
-use nav_core::testing::{corpus_dir, fix_files, is_negative, real_files};
+use nav_core::testing::{corpus_dir, fix_files, is_negative, real_files, skip_without_corpus};
 use nav_core::{Finding, Format, Severity};
 use nvnm_skyrim::nvnm::fix::mends;
 use nvnm_skyrim::nvnm::{DoorTriangle, PATHING_DOOR_CRC};
@@ -60,10 +60,13 @@ fn real_blobs_fix_only_what_validate_finds() {
         .map(|(_, f)| f)
         .collect();
     if files.is_empty() {
-        eprintln!("note: skipping: no NVNM blob in the corpus or incoming folder");
+        skip_without_corpus("no NVNM blob in the corpus or incoming folder");
         return;
     }
-    fix_files(&Nvnm, files, mends);
+    let walked = files.iter().filter(|p| !is_negative(p)).count();
+    let tally = fix_files(&Nvnm, files, mends);
+    assert_eq!(tally.unchanged + tally.mended, walked, "{tally:?}");
+    assert!(tally.unchanged > 0, "no real blob came back unchanged");
 }
 
 fn is_plugin(p: &std::path::Path) -> bool {
@@ -80,11 +83,14 @@ fn real_plugins_fix_only_what_validate_finds() {
         .filter(|f| is_plugin(f))
         .collect();
     if files.is_empty() {
-        eprintln!("note: skipping: no plugin in the corpus or incoming folder");
+        skip_without_corpus("no plugin in the corpus or incoming folder");
         return;
     }
     // Dwemer Secrets.esp has an error fix does not mend (a deleted navmesh): it stays as it is.
-    fix_files(&Plugin, files, nvnm_skyrim::plugin::fix::mends);
+    let walked = files.iter().filter(|p| !is_negative(p)).count();
+    let tally = fix_files(&Plugin, files, nvnm_skyrim::plugin::fix::mends);
+    assert_eq!(tally.unchanged + tally.mended, walked, "{tally:?}");
+    assert!(tally.unchanged > 0, "no real plugin came back unchanged");
 }
 
 /// A flat grid of `n` × `n` quads of 128 units, two counter-clockwise triangles each (Z up).
@@ -114,14 +120,14 @@ fn real_or_built_blob() -> (String, NavmeshGeometry) {
         .map(|(_, f)| f)
         .filter(|f| !is_negative(f))
         .filter_map(|f| {
-            let m = Nvnm.read(&std::fs::read(&f).ok()?).ok()?;
+            let m = Nvnm.read(&std::fs::read(&f).unwrap()).unwrap();
             (m.version == 12 && errors(&Nvnm, &m).is_empty()).then_some((f, m))
         })
         .max_by_key(|(_, m)| m.triangles.len());
     match largest {
         Some((f, m)) => (f.display().to_string(), m),
         None => {
-            eprintln!("note: breaking a built grid instead of a real blob");
+            println!("breaking a built grid instead of a real blob");
             let m = Nvnm.build(&grid(10)).unwrap().unwrap();
             ("built 10 × 10 grid".to_string(), m)
         }

@@ -1,5 +1,5 @@
 //! Decoder tests on hand-made blobs: compressed variants of the encoder's output, and hostile
-//! headers and type streams that must fail quickly and without panicking.
+//! headers and type streams that must fail quickly, without panicking, and with the exact error.
 // Test code: a panic is a failed test, and the values cast are small known ones.
 #![allow(
     clippy::unwrap_used,
@@ -125,14 +125,69 @@ fn every_byte_flip_decodes_or_fails_cleanly() {
         } else {
             recompress(&plain, method)
         };
+        let (mut same, mut other, mut refused) = (0usize, 0usize, 0usize);
         for i in 0..blob.bytes.len() {
             for flip in [0x01u8, 0x80, 0xff] {
                 let mut b = blob.bytes.clone();
                 b[i] ^= flip;
-                let _ = decode(&b);
+                match decode(&b) {
+                    Ok(d) if d.root == doc() => same += 1,
+                    Ok(_) => other += 1,
+                    Err(e) => {
+                        // Every refusal is this format's, and says where.
+                        let text = e.to_string();
+                        assert!(
+                            text.starts_with("nav-source2: kv3"),
+                            "{i} ^ {flip:#x}: {text}"
+                        );
+                        assert!(
+                            e.offset().is_some_and(|o| o <= b.len()),
+                            "{i} ^ {flip:#x}: {text}"
+                        );
+                        refused += 1;
+                    }
+                }
             }
         }
+        println!(
+            "method {method}: {same} flips decode the same, {other} another value, {refused} refused"
+        );
+        // The counts are the decoder's behaviour on this blob: a deliberate change to the
+        // decoder or the encoder updates them.
+        let expected = match method {
+            0 => (193, 4334, 5379),
+            1 => (166, 132, 494),
+            _ => (170, 187, 738),
+        };
+        assert_eq!((same, other, refused), expected, "method {method}");
     }
+    // The format GUID does not change how the body decodes: every flip in it gives the document.
+    let flipped = |i: usize, flip: u8| {
+        let mut b = plain.bytes.clone();
+        b[i] ^= flip;
+        decode(&b)
+    };
+    for i in 4..20 {
+        for flip in [0x01u8, 0x80, 0xff] {
+            assert_eq!(flipped(i, flip).unwrap().root, doc(), "{i} ^ {flip:#x}");
+        }
+    }
+    // The header fields are refused by name.
+    let refusal = |i: usize, flip: u8| flipped(i, flip).unwrap_err().to_string();
+    let not_kv3 = "is not a binary KV3 blob of version 2 to 5 (bytes 02..05 33 56 4b)";
+    assert_eq!(
+        refusal(1, 0x01),
+        format!("nav-source2: kv3 magic: magic [05 32 56 4b] at offset 0x0 {not_kv3}")
+    );
+    assert_eq!(
+        refusal(0, 0xff),
+        format!("nav-source2: kv3 magic: magic [fa 33 56 4b] at offset 0x0 {not_kv3}")
+    );
+    // (The offset is the end of the header, where the check is made, not the field's own.)
+    assert_eq!(
+        refusal(20, 0x80),
+        "nav-source2: kv3 compression: compression method 128 is not 0, 1 (LZ4) or 2 (zstd) at offset 0x78"
+    );
 }
 
 #[test]

@@ -12,40 +12,38 @@ use super::*;
 /// no crossing links to other data chunks or tiles are made.
 ///
 /// Segments and nodes are found through the prefix sums of the segment counts, as the engine
-/// finds them. Refuses a segment that borders more than 255 others.
+/// finds them; a node past every segment's nodes (counts that do not add up, as in Obj2Nav2
+/// files) belongs to none. Refuses a segment without nodes or whose nodes pass the
+/// NavigationGraph's, one that borders more than 255 others, and a border crossed one way only
+/// (the link back has no LinkIndex to give).
 pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraphNode>> {
     let segs = &dc.segment_chunk.segments;
+    let all = &dc.navigation_graph.nodes;
     let bases = crate::geometry::segment_bases(dc);
-    let node_base = |s: usize| bases.get(s).map_or(0, |b| b[3]);
-    let node_pos = |s: usize, local: u8| node_position(dc, node_base(s) + usize::from(local));
-    // The segment a node belongs to, by the prefix sums.
-    let segment_of_node = |g: usize| -> Option<usize> {
-        let s = bases.partition_point(|b| b[3] <= g).checked_sub(1)?;
-        let count = segs
-            .get(s)
-            .map_or(0, |x| usize::from(x.navigation_graph_node_count));
-        (g < node_base(s) + count).then_some(s)
-    };
-    let central: Vec<u8> = (0..segs.len())
-        .map(|s| central_node(dc, &bases, s))
-        .collect();
-    let positions: Vec<Position> = (0..segs.len())
-        .map(|s| node_pos(s, central.get(s).copied().unwrap_or_default()))
-        .collect();
-    // Border nodes per ordered pair of segments, from the crossing-segment links.
-    let mut borders: BTreeMap<(usize, usize), Vec<u8>> = BTreeMap::new();
-    for (g, n) in dc.navigation_graph.nodes.iter().enumerate() {
-        let Some(target) = n.crossing_segment_link else {
-            continue;
-        };
-        let (Some(a), Some(b)) = (segment_of_node(g), segment_of_node(usize::from(target))) else {
-            continue;
-        };
-        if a == b {
-            continue;
+    // Each segment's first node and central node; the segment and local index of each node.
+    let mut central = Vec::with_capacity(segs.len());
+    let mut owner: Vec<Option<(usize, u8)>> = vec![None; all.len()];
+    for (s, (seg, base)) in segs.iter().zip(&bases).enumerate() {
+        let first = base[3];
+        central.push((first, central_node(dc, s, seg, first)?));
+        let own = owner.get_mut(first..first + usize::from(seg.navigation_graph_node_count));
+        // In range: `central_node` refused a segment whose nodes pass the NavigationGraph's.
+        for (local, slot) in (0..=u8::MAX).zip(own.into_iter().flatten()) {
+            *slot = Some((s, local));
         }
-        if let Ok(la) = u8::try_from(g - node_base(a)) {
-            borders.entry((a, b)).or_default().push(la);
+    }
+    // Border nodes per ordered pair of segments, from the crossing-segment links (a link to a
+    // node that names nothing, or that no segment holds, is left out: validate reports it).
+    let mut borders: BTreeMap<(usize, usize), Vec<u8>> = BTreeMap::new();
+    for (n, me) in all.iter().zip(&owner) {
+        let (Some(target), Some((a, local))) = (n.crossing_segment_link, me) else {
+            continue;
+        };
+        let Some(Some((b, _))) = owner.get(usize::from(target)) else {
+            continue;
+        };
+        if a != b {
+            borders.entry((*a, *b)).or_default().push(*local);
         }
     }
     // Inside links, in target order; border nodes sorted.
@@ -53,35 +51,40 @@ pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraph
     for ((a, b), mut via) in borders {
         via.sort_unstable();
         via.dedup();
-        if let Some(l) = links.get_mut(a) {
-            l.push((b, via));
-        }
+        at_mut(&mut links, a, || format!("SegmentChunk Segments[{a}]"))?.push((b, via));
     }
     let mut nodes = Vec::with_capacity(segs.len());
-    for (a, list) in links.iter().enumerate() {
+    for (a, (list, (first, (_, position)))) in links.iter().zip(&central).enumerate() {
         if list.len() > 255 {
             return Err(refuse(
                 "SegmentGraph",
                 "a segment borders more than 255 others (InsideLinkCount is a u8)",
             ));
         }
-        let position = positions.get(a).copied().unwrap_or_default();
+        let record = || format!("SegmentGraph node {a}");
         let mut inside = ShortVec::with_capacity(list.len());
         for (b, via) in list {
-            let first = via.first().copied().unwrap_or_default();
-            let link_index = links
-                .get(*b)
-                .and_then(|l| l.iter().position(|(t, _)| *t == a))
-                .unwrap_or_default();
+            // Each list of border nodes was made with its first node.
+            let border = via.first().map(|l| first + usize::from(*l));
+            let border = border.ok_or_else(|| refuse(record(), "a link without border nodes"))?;
+            let border = at(all, border, || format!("NavigationGraph node {border}"))?;
+            let back = at(&links, *b, || format!("SegmentGraph node {b}"))?;
+            let link_index = back.iter().position(|(t, _)| *t == a).ok_or_else(|| {
+                refuse(
+                    record(),
+                    format!("segment {a} borders segment {b}, which has no link back"),
+                )
+            })?;
             inside.push(SegmentGraphInsideLink {
-                weight: weight(file, position, node_pos(a, first)),
-                node_index: u16::try_from(*b).unwrap_or(u16::MAX),
-                link_index: u8::try_from(link_index).unwrap_or(u8::MAX),
+                weight: weight(file, *position, border.position),
+                node_index: to_u16(*b, record)?,
+                link_index: u8::try_from(link_index)
+                    .map_err(|_| refuse(record(), "LinkIndex past 255"))?,
                 navigation_graph_nodes: via.as_slice().into(),
             });
         }
         nodes.push(SegmentGraphNode {
-            position,
+            position: *position,
             unknown: 0,
             island_graph_node_indices: [0xffff; 3],
             inside_links: inside,
@@ -97,83 +100,81 @@ pub fn segment_graph(file: &Nav2File, dc: &DataChunk) -> Result<Vec<SegmentGraph
 /// file), at its first segment's SegmentGraph node, with the segment count and a
 /// LowGraphNodeLink to that segment and its central NavigationGraph node. Every SegmentGraph
 /// node names its island node in the first slot (the other two `0xFFFF`). The graph has no
-/// tile connections. Refuses more than 65,535 islands.
+/// tile connections. Refuses a data chunk without one SegmentGraph node per segment, a segment
+/// without NavigationGraph nodes, and more than 65,535 islands.
 pub fn island_graph(file: &mut Nav2File) -> Result<IslandGraph> {
-    let chunk_of_id = |id: u16| file.data_chunks.iter().position(|d| d.uid.index() == id);
-    // Neighbours of each (chunk, segment).
-    let mut adjacent: Vec<Vec<Vec<(usize, usize)>>> = Vec::with_capacity(file.data_chunks.len());
-    for (c, dc) in file.data_chunks.iter().enumerate() {
-        let segs = dc.segment_chunk.segments.len();
-        let mut per = vec![Vec::new(); segs];
-        for (s, n) in dc.segment_graph.nodes.iter().enumerate().take(segs) {
-            let list: &mut Vec<(usize, usize)> = match per.get_mut(s) {
-                Some(l) => l,
-                None => continue,
-            };
-            for l in &n.inside_links {
-                if usize::from(l.node_index) < segs {
-                    list.push((c, usize::from(l.node_index)));
-                }
-            }
-            for l in &n.crossing_data_chunk_links {
-                if let Some(d) = chunk_of_id(l.data_chunk_id) {
-                    let target_segs = file
-                        .data_chunks
-                        .get(d)
-                        .map_or(0, |x| x.segment_chunk.segments.len());
-                    if usize::from(l.node_index) < target_segs {
-                        list.push((d, usize::from(l.node_index)));
-                    }
-                }
-            }
+    let chunks = &file.data_chunks;
+    for (c, dc) in chunks.iter().enumerate() {
+        let (nodes, segs) = (
+            dc.segment_graph.nodes.len(),
+            dc.segment_chunk.segments.len(),
+        );
+        if nodes != segs {
+            return Err(refuse(
+                format!("data_chunks[{c}] SegmentGraph"),
+                format!("{nodes} nodes for {segs} segments; an island needs one per segment"),
+            ));
         }
-        adjacent.push(per);
     }
-    let mut island_of: Vec<Vec<usize>> = adjacent
-        .iter()
-        .map(|per| vec![usize::MAX; per.len()])
-        .collect();
+    // A chunk of the file by DataChunkId, with its segment count.
+    let chunk_of_id = |id: u16| {
+        let found = chunks.iter().enumerate().find(|(_, d)| d.uid.index() == id);
+        found.map(|(c, d)| (c, d.segment_chunk.segments.len()))
+    };
+    // Neighbours of each (chunk, segment); a link to a segment that names nothing is left out.
+    let mut adjacent: Vec<Vec<Vec<(usize, usize)>>> = Vec::with_capacity(chunks.len());
+    for (c, dc) in chunks.iter().enumerate() {
+        let segs = dc.segment_chunk.segments.len();
+        let per = dc.segment_graph.nodes.iter().map(|n| {
+            let inside = n
+                .inside_links
+                .iter()
+                .map(|l| (c, usize::from(l.node_index)));
+            let inside = inside.filter(|(_, s)| *s < segs);
+            let crossing = n.crossing_data_chunk_links.iter().filter_map(|l| {
+                let (d, target_segs) = chunk_of_id(l.data_chunk_id)?;
+                let s = usize::from(l.node_index);
+                (s < target_segs).then_some((d, s))
+            });
+            inside.chain(crossing).collect::<Vec<_>>()
+        });
+        adjacent.push(per.collect());
+    }
+    let mut island_of: Vec<Vec<Option<usize>>> =
+        adjacent.iter().map(|per| vec![None; per.len()]).collect();
     let mut island_nodes = Vec::new();
-    for (c, dc) in file.data_chunks.iter().enumerate() {
+    for (c, dc) in chunks.iter().enumerate() {
         let bases = crate::geometry::segment_bases(dc);
-        for seed in 0..dc.segment_chunk.segments.len() {
-            if island_of.get(c).and_then(|v| v.get(seed)) != Some(&usize::MAX) {
+        let segments = dc.segment_chunk.segments.iter().zip(&bases);
+        for (seed, ((seg, base), sg_node)) in segments.zip(&dc.segment_graph.nodes).enumerate() {
+            let record = || format!("data_chunks[{c}] segment {seed}");
+            if at(at(&island_of, c, record)?, seed, record)?.is_some() {
                 continue;
             }
             let island = island_nodes.len();
             let mut stack = vec![(c, seed)];
-            let mut count = 0u32;
+            let mut count = 0usize;
             while let Some((d, s)) = stack.pop() {
-                match island_of.get_mut(d).and_then(|v| v.get_mut(s)) {
-                    Some(slot) if *slot == usize::MAX => *slot = island,
-                    _ => continue,
+                let record = || format!("data_chunks[{d}] segment {s}");
+                let slot = at_mut(at_mut(&mut island_of, d, record)?, s, record)?;
+                if slot.is_some() {
+                    continue;
                 }
+                *slot = Some(island);
                 count += 1;
-                for n in adjacent
-                    .get(d)
-                    .and_then(|v| v.get(s))
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-                {
-                    stack.push(*n);
-                }
+                stack.extend_from_slice(at(at(&adjacent, d, record)?, s, record)?);
             }
-            let ng_node =
-                bases.get(seed).map_or(0, |b| b[3]) + usize::from(central_node(dc, &bases, seed));
+            let (central, _) = central_node(dc, seed, seg, base[3])?;
+            let ng_node = base[3] + usize::from(central);
             island_nodes.push(IslandGraphNode {
-                position: dc
-                    .segment_graph
-                    .nodes
-                    .get(seed)
-                    .map(|n| n.position)
-                    .unwrap_or_default(),
+                position: sg_node.position,
                 attributes: ATTRIBUTE,
                 low_graph_node_link: LowGraphNodeLink {
                     data_chunk_uid: dc.uid,
-                    segment_graph_node_index: u16::try_from(seed).unwrap_or(u16::MAX),
-                    navigation_graph_node_index: u16::try_from(ng_node).unwrap_or(u16::MAX),
+                    segment_graph_node_index: to_u16(seed, record)?,
+                    navigation_graph_node_index: to_u16(ng_node, record)?,
                 },
-                segment_count: u16::try_from(count).unwrap_or(u16::MAX),
+                segment_count: to_u16(count, || format!("IslandGraph node {island}"))?,
                 ..IslandGraphNode::default()
             });
         }
@@ -181,10 +182,23 @@ pub fn island_graph(file: &mut Nav2File) -> Result<IslandGraph> {
     if island_nodes.len() > usize::from(u16::MAX) {
         return Err(refuse("IslandGraph", "more than 65,535 islands"));
     }
-    for (dc, islands) in file.data_chunks.iter_mut().zip(&island_of) {
+    // Every segment was reached from some seed, so has its island.
+    let mut indices = Vec::with_capacity(island_of.len());
+    for (c, islands) in island_of.iter().enumerate() {
+        let chunk: Vec<u16> = islands
+            .iter()
+            .enumerate()
+            .map(|(s, island)| {
+                let record = || format!("data_chunks[{c}] segment {s}");
+                let island = island.ok_or_else(|| refuse(record(), "reached by no island"))?;
+                to_u16(island, record)
+            })
+            .collect::<Result<_>>()?;
+        indices.push(chunk);
+    }
+    for (dc, islands) in file.data_chunks.iter_mut().zip(indices) {
         for (n, island) in dc.segment_graph.nodes.iter_mut().zip(islands) {
-            n.island_graph_node_indices =
-                [u16::try_from(*island).unwrap_or(u16::MAX), 0xffff, 0xffff];
+            n.island_graph_node_indices = [island, 0xffff, 0xffff];
         }
     }
     Ok(IslandGraph {
@@ -200,8 +214,9 @@ pub fn island_graph(file: &mut Nav2File) -> Result<IslandGraph> {
 /// Step 8, over every data chunk of the file: blocks of at least 10 world units (the game's
 /// size), grown so that no axis has more than [`MAX_BLOCKS`], one layer in Y; each bucket lists,
 /// per data chunk, the segments whose bounds meet the block (the outer blocks reach past the
-/// grid, so that every segment lands in one), and the Y range of those segments.
-pub fn search_space(file: &Nav2File) -> SearchSpace {
+/// grid, so that every segment lands in one), and the Y range of those segments. Refuses a
+/// chunk with a segment index past the entries' `u16`.
+pub fn search_space(file: &Nav2File) -> Result<SearchSpace> {
     let world = |p: Position| file.decode_position(p);
     let all = || {
         file.data_chunks
@@ -261,7 +276,7 @@ pub fn search_space(file: &Nav2File) -> SearchSpace {
                         && rel(a, 2) < hi[1]
                         && rel(b, 2) >= lo[1];
                     if meets {
-                        indices.push(u16::try_from(k).unwrap_or(u16::MAX));
+                        indices.push(to_u16(k, || format!("SearchSpace segment {k}"))?);
                         min_y = min_y.min((s.min[1] >> 8) as u8);
                         max_y = max_y.max((s.max[1] >> 8) as u8);
                     }
@@ -284,12 +299,12 @@ pub fn search_space(file: &Nav2File) -> SearchSpace {
             });
         }
     }
-    SearchSpace {
+    Ok(SearchSpace {
         origin: file.origin,
         range_y,
         block_count: [bx, 1, bz],
         block_size_xz: size,
         block_size_y: 768,
         buckets,
-    }
+    })
 }

@@ -31,8 +31,18 @@
 //!    SegmentGraph node; SegmentGraph nodes name their island node in the first slot.
 //! 8. **SearchSpace.** Blocks of at least 10 world units (the game's size), grown so that no axis
 //!    has more than [`MAX_BLOCKS`]; each bucket lists the segments whose bounds meet the block.
+//!
+//! Every index the builder follows was made by the builder itself, from the records it indexes,
+//! so the lookups cannot fail on what it builds; where one is not written as iteration over the
+//! records (a face across an edge, a node of a link), it goes through a checked lookup (`at`)
+//! that returns an error naming the record instead of letting a default value into the file.
+//! The same steps serve [`crate::fix()`] on edited files, where such an error means that the
+//! step refuses the chunk.
 
+use std::collections::btree_map::Entry as BTreeEntry;
+use std::collections::hash_map::Entry as HashEntry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::ops::Range;
 
 use nav_core::geometry::TriangleMesh;
 use nav_core::{Error, RawF32, Result};
@@ -60,6 +70,30 @@ pub const GROUP: u16 = 4;
 
 fn refuse(field: impl core::fmt::Display, message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, field, message)
+}
+
+/// `items[i]`, for an index the builder made from the records it indexes: in range by
+/// construction. Should it not be, the error names the record (`record()`), so that a bug
+/// fails the build rather than writing a default into the file.
+fn at<T>(items: &[T], i: usize, record: impl FnOnce() -> String) -> Result<&T> {
+    let len = items.len();
+    items.get(i).ok_or_else(|| past(record(), i, len))
+}
+
+/// [`at`], for writing.
+fn at_mut<T>(items: &mut [T], i: usize, record: impl FnOnce() -> String) -> Result<&mut T> {
+    let len = items.len();
+    items.get_mut(i).ok_or_else(|| past(record(), i, len))
+}
+
+#[cold]
+fn past(record: String, i: usize, len: usize) -> Error {
+    refuse(record, format!("index {i} names nothing (there are {len})"))
+}
+
+/// `n` as a `u16` record field (an index or a count), or an error naming the field.
+fn to_u16(n: usize, field: impl FnOnce() -> String) -> Result<u16> {
+    u16::try_from(n).map_err(|_| refuse(field(), format!("{n} does not fit its u16")))
 }
 
 /// Builds a file from `mesh` (world axes, Y up; triangles counter-clockwise seen from above).
@@ -121,21 +155,24 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
         let seg_index = u16::try_from(s).map_err(|_| refuse("segments", "too many"))?;
         let mut local_pos: BTreeMap<u32, u8> = BTreeMap::new();
         for f in fs {
-            let t = faces.get(*f).copied().unwrap_or_default();
-            for v in t {
-                let next = u8::try_from(local_pos.len()).unwrap_or(u8::MAX);
-                if let std::collections::btree_map::Entry::Vacant(e) = local_pos.entry(v) {
-                    e.insert(next);
-                    dc.navmesh_chunk
-                        .positions
-                        .push(positions.get(v as usize).copied().unwrap_or_default());
-                }
+            let t = at(&faces, *f, || format!("face {f}"))?;
+            // Each corner's segment-local position, the segment's copy made where first met.
+            let mut corners = [0u8; 3];
+            for (corner, v) in corners.iter_mut().zip(t) {
+                let next = local_pos.len();
+                *corner = match local_pos.entry(*v) {
+                    BTreeEntry::Occupied(e) => *e.get(),
+                    BTreeEntry::Vacant(e) => {
+                        let local = count_u8(next, "NavmeshPositionCount")?;
+                        let p = at(&positions, *v as usize, || format!("face {f} corner {v}"))?;
+                        dc.navmesh_chunk.positions.push(*p);
+                        *e.insert(local)
+                    }
+                };
             }
             dc.navmesh_chunk.meshes.push(Mesh {
                 segment_index: seg_index,
-                positions: t
-                    .map(|v| local_pos.get(&v).copied().unwrap_or_default())
-                    .into(),
+                positions: corners.into(),
                 ..Mesh::default()
             });
         }
@@ -151,7 +188,7 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
     file.data_chunks.push(dc);
     let islands = island_graph(&mut file)?;
     file.island_graphs = vec![islands];
-    file.search_space = Some(search_space(&file));
+    file.search_space = Some(search_space(&file)?);
     // Refuse here, naming the limit, what the writer cannot lay out.
     file.write()?;
     Ok(file)
@@ -200,10 +237,15 @@ fn chunk_corners(dc: &DataChunk) -> Result<(Vec<Vec<u32>>, Vec<Position>)> {
                     format!("{p} names no position"),
                 )
             })?;
-            let id = *ids.entry(*pos).or_insert_with(|| {
-                id_pos.push(*pos);
-                u32::try_from(id_pos.len() - 1).unwrap_or(u32::MAX)
-            });
+            let id = match ids.entry(*pos) {
+                HashEntry::Occupied(e) => *e.get(),
+                HashEntry::Vacant(e) => {
+                    let id = u32::try_from(id_pos.len())
+                        .map_err(|_| refuse("NavmeshChunk Positions", "more than 2^32 vertices"))?;
+                    id_pos.push(*pos);
+                    *e.insert(id)
+                }
+            };
             c.push(id);
         }
         corners.push(c);
@@ -234,19 +276,19 @@ pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
         ));
     }
     let (corners, id_pos) = chunk_corners(dc)?;
-    let key = |f: usize, side: usize| -> (u32, u32) {
-        corners.get(f).map_or((0, 0), |c| polygon_edge_key(c, side))
-    };
+    // Each mesh's sides as undirected edges: side `i` runs from corner `i` to the next.
+    let sides: Vec<Vec<(u32, u32)>> = corners.iter().map(|c| side_keys(c)).collect();
     // Meshes across each undirected edge, as (mesh, side), in mesh order.
     let mut edge_faces: HashMap<(u32, u32), Vec<(usize, usize)>> = HashMap::new();
-    for (f, c) in corners.iter().enumerate() {
-        for side in 0..c.len() {
-            edge_faces.entry(key(f, side)).or_default().push((f, side));
+    for (f, keys) in sides.iter().enumerate() {
+        for (side, key) in keys.iter().enumerate() {
+            edge_faces.entry(*key).or_default().push((f, side));
         }
     }
-    let across = |f: usize, side: usize| -> Option<usize> {
-        match edge_faces.get(&key(f, side)) {
-            Some(v) if v.len() == 2 => v.iter().map(|(g, _)| *g).find(|g| *g != f),
+    // The mesh across a side of mesh `f`: the other of exactly two that share the edge.
+    let across = |f: usize, key: &(u32, u32)| -> Option<usize> {
+        match edge_faces.get(key).map(Vec::as_slice) {
+            Some([(a, _), (b, _)]) => [*a, *b].into_iter().find(|g| *g != f),
             _ => None,
         }
     };
@@ -256,162 +298,173 @@ pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
         .iter()
         .map(|m| usize::from(m.segment_index))
         .collect();
+    let runs = segment_runs(&segment_of, dc.segment_chunk.segments.len())?;
     let bases = crate::geometry::segment_bases(dc);
-    let segment_count = dc.segment_chunk.segments.len();
-    let stored = |v: u32| id_pos.get(v as usize).copied().unwrap_or_default();
-    let midpoint = |(a, b): (u32, u32)| -> Position {
-        let (pa, pb) = (stored(a), stored(b));
+    let midpoint = |(a, b): (u32, u32)| -> Result<Position> {
+        let vertex = |v: u32| at(&id_pos, v as usize, || format!("NavmeshChunk vertex {v}"));
+        let (pa, pb) = (vertex(a)?, vertex(b)?);
         // The rounded-up mean of two `u16` values is at most 65,535: the cast is exact.
         #[allow(clippy::cast_possible_truncation)]
-        core::array::from_fn(|i| (u32::from(pa[i]) + u32::from(pb[i])).div_ceil(2) as u16)
+        Ok(core::array::from_fn(|i| {
+            (u32::from(pa[i]) + u32::from(pb[i])).div_ceil(2) as u16
+        }))
     };
     let old_attributes = core::mem::take(&mut dc.navigation_graph.attributes);
+    // A segment keeps its attribute; one past the old attributes gets the builder's.
+    let attributes = old_attributes
+        .into_iter()
+        .chain(core::iter::repeat(ATTRIBUTE));
     let mut ng = NavigationGraph::default();
-    let mut local_nodes: Vec<BTreeMap<(u32, u32), u8>> = Vec::with_capacity(segment_count);
-    let mut node_base = Vec::with_capacity(segment_count);
-    let mut first_face = 0usize;
-    for s in 0..segment_count {
+    let mut local_nodes: Vec<BTreeMap<(u32, u32), u8>> = Vec::with_capacity(runs.len());
+    let mut node_base = Vec::with_capacity(runs.len());
+    let segments = dc.segment_chunk.segments.iter_mut().zip(&bases);
+    for (s, (((segment, base), run), attribute)) in segments.zip(&runs).zip(attributes).enumerate()
+    {
         let seg_index = u16::try_from(s).map_err(|_| refuse("segments", "too many"))?;
-        let fs: Vec<usize> = (first_face..segment_of.len())
-            .take_while(|f| segment_of.get(*f) == Some(&s))
-            .collect();
-        first_face += fs.len();
-        // Nodes: one per undirected edge, numbered as the segment's faces first meet them.
+        let record = || format!("SegmentChunk Segments[{s}]");
+        let run_sides = sides
+            .get(run.clone())
+            .ok_or_else(|| past(record(), run.end, sides.len()))?;
+        // Nodes: one per undirected edge, numbered as the segment's faces first meet them, and
+        // each face's nodes side by side.
         let mut nodes: BTreeMap<(u32, u32), u8> = BTreeMap::new();
         let mut node_list: Vec<(u32, u32)> = Vec::new();
-        for f in &fs {
-            for side in 0..corners.get(*f).map_or(0, Vec::len) {
-                if let std::collections::btree_map::Entry::Vacant(e) = nodes.entry(key(*f, side)) {
-                    e.insert(u8::try_from(node_list.len()).unwrap_or(u8::MAX));
-                    node_list.push(key(*f, side));
-                }
+        let mut face_nodes: Vec<Vec<u8>> = Vec::with_capacity(run.len());
+        for keys in run_sides {
+            let mut ids = Vec::with_capacity(keys.len());
+            for key in keys {
+                let next = node_list.len();
+                ids.push(match nodes.entry(*key) {
+                    BTreeEntry::Occupied(e) => *e.get(),
+                    BTreeEntry::Vacant(e) => {
+                        node_list.push(*key);
+                        *e.insert(count_u8(next, "NavigationGraphNodeCount")?)
+                    }
+                });
             }
+            face_nodes.push(ids);
         }
         let node_count = count_u8(node_list.len(), "NavigationGraphNodeCount")?;
-        let node_of = |f: usize, side: usize| nodes.get(&key(f, side)).copied().unwrap_or_default();
-        // Bounds over the segment's positions.
-        let (pos_base, pos_count) = bases.get(s).map_or((0, 0), |b| {
-            (
-                b[0],
-                dc.segment_chunk
-                    .segments
-                    .get(s)
-                    .map_or(0, |g| usize::from(g.navmesh_position_count)),
-            )
-        });
+        // Bounds over the segment's positions: those of its range the chunk holds (an edit
+        // that cut positions off leaves counts that add up past them; validate warns, and the
+        // meshes, checked above, name none of the missing ones).
+        let (first, count) = (base[0], usize::from(segment.navmesh_position_count));
+        let own = dc.navmesh_chunk.positions.iter().skip(first).take(count);
         let mut min = [u16::MAX; 3];
         let mut max = [0u16; 3];
-        for p in dc
-            .navmesh_chunk
-            .positions
-            .iter()
-            .skip(pos_base)
-            .take(pos_count)
-        {
+        for p in own {
             for a in 0..3 {
                 min[a] = min[a].min(p[a]);
                 max[a] = max[a].max(p[a]);
             }
         }
         // Meshes: neighbours and nodes.
-        for f in &fs {
-            let sides = corners.get(*f).map_or(0, Vec::len);
-            // A mesh's corners come from its `positions`, so there are at most 4 of them.
-            let too_many = |e: TooManySides| refuse(format!("NavmeshChunk Meshes[{f}]"), e);
-            let neighbors = Sides::from_fn(sides, |side| match across(*f, side) {
-                Some(g) => NeighborNavmeshInfo::new(
-                    u16::try_from(g).unwrap_or(u16::MAX),
-                    NeighborKind::Inside,
-                ),
-                None => NeighborNavmeshInfo::NONE,
-            })
-            .map_err(too_many)?;
-            let navigation_graph_nodes =
-                Sides::from_fn(sides, |side| node_of(*f, side)).map_err(too_many)?;
-            if let Some(m) = dc.navmesh_chunk.meshes.get_mut(*f) {
-                m.neighbors = neighbors;
-                m.navigation_graph_nodes = navigation_graph_nodes;
-                m.crossing = None;
+        let meshes = dc.navmesh_chunk.meshes.get_mut(run.clone());
+        let meshes = meshes.ok_or_else(|| past(record(), run.end, segment_of.len()))?;
+        for ((f, m), (keys, ids)) in run
+            .clone()
+            .zip(meshes)
+            .zip(run_sides.iter().zip(&face_nodes))
+        {
+            let record = || format!("NavmeshChunk Meshes[{f}]");
+            let too_many = || refuse(record(), "more than 4 sides");
+            let mut neighbors = Sides::new();
+            for key in keys {
+                let n = match across(f, key) {
+                    Some(g) => NeighborNavmeshInfo::new(to_u16(g, record)?, NeighborKind::Inside),
+                    None => NeighborNavmeshInfo::NONE,
+                };
+                neighbors.try_push(n).map_err(|_| too_many())?;
             }
+            m.neighbors = neighbors;
+            m.navigation_graph_nodes = Sides::from_slice(ids).map_err(|_| too_many())?;
+            m.crossing = None;
         }
         // Edges: each pair of nodes of a face, numbered per segment in pair order.
-        let base = ng.nodes.len();
+        let first_node = ng.nodes.len();
         let edge_base = ng.edges.len();
-        node_base.push(base);
+        node_base.push(first_node);
         let mut pairs: BTreeSet<(u8, u8)> = BTreeSet::new();
-        for f in &fs {
-            let n: Vec<u8> = (0..corners.get(*f).map_or(0, Vec::len))
-                .map(|side| node_of(*f, side))
-                .collect();
-            for a in 0..n.len() {
-                for b in a + 1..n.len() {
-                    let (x, y) = (n[a], n[b]);
-                    pairs.insert((x.min(y), x.max(y)));
+        for ids in &face_nodes {
+            for (a, x) in ids.iter().enumerate() {
+                for y in ids.iter().skip(a + 1) {
+                    pairs.insert((*x.min(y), *x.max(y)));
                 }
             }
         }
         let pairs: Vec<(u8, u8)> = pairs.into_iter().collect();
         let edge_count = count_u8(pairs.len(), "NavigationGraphEdgeCount")?;
-        let edge_of = |x: u8, y: u8| -> u16 {
-            let k = pairs.binary_search(&(x.min(y), x.max(y))).unwrap_or(0);
-            u16::try_from(edge_base + k).unwrap_or(u16::MAX)
+        let edge_of = |x: u8, y: u8| -> Result<u16> {
+            let k = pairs.binary_search(&(x.min(y), x.max(y))).map_err(|_| {
+                refuse(
+                    record(),
+                    format!("nodes {x} and {y} share a face but no edge"),
+                )
+            })?;
+            to_u16(edge_base + k, || "NavigationGraph EdgeCount".into())
         };
+        let positions = node_list
+            .iter()
+            .map(|k| midpoint(*k))
+            .collect::<Result<Vec<Position>>>()?;
         for (x, y) in &pairs {
-            let (px, py) = (
-                midpoint(node_list.get(usize::from(*x)).copied().unwrap_or_default()),
-                midpoint(node_list.get(usize::from(*y)).copied().unwrap_or_default()),
-            );
+            let node = |n: u8| {
+                at(&positions, usize::from(n), || {
+                    format!("{} node {n}", record())
+                })
+            };
             ng.edges.push(NavigationGraphEdge {
-                weight: weight(file, px, py),
+                weight: weight(file, *node(*x)?, *node(*y)?),
                 segment_index: seg_index,
                 kind: 0,
                 reserved: 0,
                 node_indices: [*x, *y],
             });
         }
-        // Nodes: inside links to the other nodes of each face of the segment with the edge.
-        for (local, k) in node_list.iter().enumerate() {
-            let me = u8::try_from(local).unwrap_or(u8::MAX);
+        // Nodes: inside links to the other nodes of each face of the segment with the edge
+        // (there are at most 255 nodes, checked above, so every one has its `u8`).
+        for ((me, key), position) in (0..=u8::MAX).zip(&node_list).zip(&positions) {
             let mut inside = Vec::new();
             let mut last_face = 0usize;
-            for (f, side) in edge_faces.get(k).map(Vec::as_slice).unwrap_or_default() {
-                if segment_of.get(*f) != Some(&s) {
+            let on_edge = edge_faces.get(key).map(Vec::as_slice);
+            let on_edge = on_edge.ok_or_else(|| refuse(record(), "a node names no edge"))?;
+            for (f, side) in on_edge {
+                if !run.contains(f) {
                     continue;
                 }
                 last_face = last_face.max(*f);
-                let sides = corners.get(*f).map_or(0, Vec::len);
-                for step in 1..sides {
-                    let o = node_of(*f, (side + step) % sides);
+                let ids = at(&face_nodes, f - run.start, || {
+                    format!("NavmeshChunk Meshes[{f}]")
+                })?;
+                let others = ids
+                    .iter()
+                    .cycle()
+                    .skip(side + 1)
+                    .take(ids.len().saturating_sub(1));
+                for o in others {
                     inside.push(NavigationGraphInsideLink {
-                        node_index: u16::try_from(base + usize::from(o)).unwrap_or(u16::MAX),
-                        edge_index: edge_of(me, o),
+                        node_index: to_u16(first_node + usize::from(*o), || {
+                            "NavigationGraph NodeCount".into()
+                        })?,
+                        edge_index: edge_of(me, *o)?,
                     });
                 }
             }
             ng.nodes.push(NavigationGraphNode {
-                position: midpoint(*k),
+                position: *position,
                 segment_index: seg_index,
-                navmesh_index: u16::try_from(last_face).unwrap_or(u16::MAX),
+                navmesh_index: to_u16(last_face, || format!("{} NavmeshIndices", record()))?,
                 inside_links: inside.into(),
                 ..NavigationGraphNode::default()
             });
         }
-        ng.attributes
-            .push(old_attributes.get(s).copied().unwrap_or(ATTRIBUTE));
-        if let Some(g) = dc.segment_chunk.segments.get_mut(s) {
-            g.min = min;
-            g.max = max;
-            g.navmesh_count = count_u8(fs.len(), "NavmeshCount")?;
-            g.navigation_graph_edge_count = edge_count;
-            g.navigation_graph_node_count = node_count;
-        }
+        ng.attributes.push(attribute);
+        segment.min = min;
+        segment.max = max;
+        segment.navmesh_count = count_u8(run.len(), "NavmeshCount")?;
+        segment.navigation_graph_edge_count = edge_count;
+        segment.navigation_graph_node_count = node_count;
         local_nodes.push(nodes);
-    }
-    if first_face != segment_of.len() {
-        return Err(refuse(
-            "NavmeshChunk Meshes",
-            "a mesh names a segment past the segments",
-        ));
     }
     if ng.nodes.len() > usize::from(u16::MAX) {
         return Err(refuse(
@@ -422,33 +475,57 @@ pub fn navigation_graph(file: &Nav2File, dc: &mut DataChunk) -> Result<()> {
             ),
         ));
     }
-    // Crossing-segment links between the twin nodes of border edges.
+    // Crossing-segment links between the twin nodes of border edges (every side of a mesh has
+    // its node in the mesh's segment, made above).
     for (k, list) in &edge_faces {
         let [(f, _), (g, _)] = list.as_slice() else {
             continue;
         };
-        let (sa, sb) = (
-            segment_of.get(*f).copied().unwrap_or_default(),
-            segment_of.get(*g).copied().unwrap_or_default(),
-        );
+        let segment = |f: usize| at(&segment_of, f, || format!("NavmeshChunk Meshes[{f}]"));
+        let (sa, sb) = (*segment(*f)?, *segment(*g)?);
         if sa == sb {
             continue;
         }
-        for (a, b) in [(sa, sb), (sb, sa)] {
-            let la = local_nodes.get(a).and_then(|m| m.get(k)).copied();
-            let lb = local_nodes.get(b).and_then(|m| m.get(k)).copied();
-            let (Some(la), Some(lb)) = (la, lb) else {
-                continue;
-            };
-            let ga = node_base.get(a).copied().unwrap_or_default() + usize::from(la);
-            let gb = node_base.get(b).copied().unwrap_or_default() + usize::from(lb);
-            if let Some(n) = ng.nodes.get_mut(ga) {
-                n.crossing_segment_link = Some(u16::try_from(gb).unwrap_or(u16::MAX));
-            }
+        let node = |s: usize| -> Result<usize> {
+            let record = || format!("SegmentChunk Segments[{s}]");
+            let local = at(&local_nodes, s, record)?.get(k);
+            let local = local.ok_or_else(|| refuse(record(), "a border edge has no node"))?;
+            Ok(at(&node_base, s, record)? + usize::from(*local))
+        };
+        let (na, nb) = (node(sa)?, node(sb)?);
+        for (from, to) in [(na, nb), (nb, na)] {
+            let to = to_u16(to, || "NavigationGraph NodeCount".into())?;
+            at_mut(&mut ng.nodes, from, || {
+                format!("NavigationGraph node {from}")
+            })?
+            .crossing_segment_link = Some(to);
         }
     }
     dc.navigation_graph = ng;
     Ok(())
+}
+
+/// The meshes of each of `segments` segments: runs in mesh order, as [`chunk_corners`] found
+/// them (grouped by segment). Refuses a mesh that names a segment past the segments.
+fn segment_runs(segment_of: &[usize], segments: usize) -> Result<Vec<Range<usize>>> {
+    let mut runs = Vec::with_capacity(segments);
+    let mut start = 0;
+    for s in 0..segments {
+        let len = segment_of
+            .iter()
+            .skip(start)
+            .take_while(|x| **x == s)
+            .count();
+        runs.push(start..start + len);
+        start += len;
+    }
+    if start != segment_of.len() {
+        return Err(refuse(
+            "NavmeshChunk Meshes",
+            "a mesh names a segment past the segments",
+        ));
+    }
+    Ok(runs)
 }
 
 fn count_u8(n: usize, field: &str) -> Result<u8> {
@@ -462,12 +539,14 @@ fn edge_key(t: &[u32; 3], side: usize) -> (u32, u32) {
     (a.min(b), a.max(b))
 }
 
-/// The undirected edge of a polygon's side `side` (from corner `side` to the next).
-fn polygon_edge_key(corners: &[u32], side: usize) -> (u32, u32) {
-    let n = corners.len().max(1);
-    let a = corners.get(side % n).copied().unwrap_or_default();
-    let b = corners.get((side + 1) % n).copied().unwrap_or_default();
-    (a.min(b), a.max(b))
+/// The undirected edges of a polygon's sides, side `i` from corner `i` to the next.
+fn side_keys(corners: &[u32]) -> Vec<(u32, u32)> {
+    let next = corners.iter().cycle().skip(1);
+    corners
+        .iter()
+        .zip(next)
+        .map(|(a, b)| (*a.min(b), *a.max(b)))
+        .collect()
 }
 
 /// The distance between two stored positions in world units × WeightDenominator, saturated.
@@ -576,17 +655,27 @@ impl Quantised {
                 let s = s.clamp(0.0, 65535.0) as u16;
                 s
             });
-            *r = *welded.entry(p).or_insert_with(|| {
-                positions.push(p);
-                u32::try_from(positions.len() - 1).unwrap_or(u32::MAX)
-            });
+            *r = match welded.entry(p) {
+                HashEntry::Occupied(e) => *e.get(),
+                HashEntry::Vacant(e) => {
+                    let id = u32::try_from(positions.len())
+                        .map_err(|_| refuse("mesh", "more than 2^32 vertices"))?;
+                    positions.push(p);
+                    *e.insert(id)
+                }
+            };
         }
-        let faces = mesh
-            .triangles
-            .iter()
-            .map(|t| t.map(|v| remap.get(v as usize).copied().unwrap_or_default()))
-            .filter(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2])
-            .collect();
+        // Every vertex a triangle names was checked above: `remap` has it.
+        let mut faces = Vec::with_capacity(mesh.triangles.len());
+        for (k, t) in mesh.triangles.iter().enumerate() {
+            let mut f = [0u32; 3];
+            for (corner, v) in f.iter_mut().zip(t) {
+                *corner = *at(&remap, *v as usize, || format!("mesh triangle {k}"))?;
+            }
+            if f[0] != f[1] && f[1] != f[2] && f[0] != f[2] {
+                faces.push(f);
+            }
+        }
         Ok(Quantised {
             origin,
             denominator,
@@ -600,8 +689,9 @@ impl Quantised {
 fn partition(faces: &[[u32; 3]], across: &[[Option<usize>; 3]]) -> Result<Vec<Vec<usize>>> {
     let mut assigned = vec![false; faces.len()];
     let mut segments = Vec::new();
+    let face = |f: usize| move || format!("face {f}");
     for seed in 0..faces.len() {
-        if assigned.get(seed).copied().unwrap_or(true) {
+        if *at(&assigned, seed, face(seed))? {
             continue;
         }
         let mut members = Vec::new();
@@ -610,7 +700,7 @@ fn partition(faces: &[[u32; 3]], across: &[[Option<usize>; 3]]) -> Result<Vec<Ve
         let mut queue = VecDeque::from([seed]);
         let mut queued: BTreeSet<usize> = BTreeSet::from([seed]);
         while let Some(f) = queue.pop_front() {
-            let Some(t) = faces.get(f) else { continue };
+            let t = at(faces, f, face(f))?;
             let new_verts = t.iter().filter(|v| !verts.contains(v)).count();
             let new_edges = (0..3).filter(|s| !edges.contains(&edge_key(t, *s))).count();
             if members.len() + 1 > MAX_SEGMENT_FACES
@@ -620,13 +710,11 @@ fn partition(faces: &[[u32; 3]], across: &[[Option<usize>; 3]]) -> Result<Vec<Ve
                 continue;
             }
             members.push(f);
-            if let Some(a) = assigned.get_mut(f) {
-                *a = true;
-            }
+            *at_mut(&mut assigned, f, face(f))? = true;
             verts.extend(t.iter().copied());
             edges.extend((0..3).map(|s| edge_key(t, s)));
-            for g in across.get(f).into_iter().flatten().flatten() {
-                if !assigned.get(*g).copied().unwrap_or(true) && queued.insert(*g) {
+            for g in at(across, f, face(f))?.iter().flatten() {
+                if !*at(&assigned, *g, face(*g))? && queued.insert(*g) {
                     queue.push_back(*g);
                 }
             }
@@ -645,30 +733,32 @@ fn partition(faces: &[[u32; 3]], across: &[[Option<usize>; 3]]) -> Result<Vec<Ve
     Ok(segments)
 }
 
-/// The NavigationGraph node of segment `s` nearest the centre of its bounds, segment-local
-/// (the first of equals; 0 for a segment without nodes).
-fn central_node(dc: &DataChunk, bases: &[[usize; 4]], s: usize) -> u8 {
-    let Some(seg) = dc.segment_chunk.segments.get(s) else {
-        return 0;
-    };
-    let base = bases.get(s).map_or(0, |b| b[3]);
+/// The NavigationGraph node of segment `s` (`segment`, its first node `base`) nearest the
+/// centre of its bounds: its segment-local index (the first of equals) and its position.
+/// Refuses a segment whose nodes pass the NavigationGraph's, and one without nodes, which has
+/// no node for its SegmentGraph and IslandGraph nodes.
+fn central_node(
+    dc: &DataChunk,
+    s: usize,
+    segment: &Segment,
+    base: usize,
+) -> Result<(u8, Position)> {
+    let all = &dc.navigation_graph.nodes;
+    let count = usize::from(segment.navigation_graph_node_count);
+    let record = || format!("SegmentChunk Segments[{s}] NavigationGraphNodeCount");
+    let nodes = all
+        .get(base..base + count)
+        .ok_or_else(|| past(record(), base + count, all.len()))?;
     let centre: [i64; 3] =
-        core::array::from_fn(|a| (i64::from(seg.min[a]) + i64::from(seg.max[a])) / 2);
-    (0..usize::from(seg.navigation_graph_node_count))
-        .map(|l| u8::try_from(l).unwrap_or(u8::MAX))
-        .min_by_key(|l| {
-            let p = node_position(dc, base + usize::from(*l));
+        core::array::from_fn(|a| (i64::from(segment.min[a]) + i64::from(segment.max[a])) / 2);
+    // A segment has at most 255 nodes (a `u8` count): each has its `u8`.
+    (0..=u8::MAX)
+        .zip(nodes)
+        .min_by_key(|(_, n)| {
             (0..3)
-                .map(|a| (i64::from(p[a]) - centre[a]).pow(2))
+                .map(|a| (i64::from(n.position[a]) - centre[a]).pow(2))
                 .sum::<i64>()
         })
-        .unwrap_or(0)
-}
-
-fn node_position(dc: &DataChunk, node: usize) -> Position {
-    dc.navigation_graph
-        .nodes
-        .get(node)
-        .map(|n| n.position)
-        .unwrap_or_default()
+        .map(|(local, n)| (local, n.position))
+        .ok_or_else(|| refuse(record(), "0: the segment has no node to stand for it"))
 }

@@ -12,10 +12,12 @@
 //! - [`validate`]: semantic lints.
 //! - [`mod@fix`]: making an edited blob consistent again (`navkit fix`).
 //! - [`dump`]: the text dump.
+//! - [`navigation`]: the navmesh as a navigation graph (`Format::navigation`).
 
 pub mod dump;
 pub mod fix;
 pub mod model;
+pub mod navigation;
 pub mod validate;
 pub mod view;
 pub mod write;
@@ -260,6 +262,12 @@ impl Format for Nvnm {
     /// [`crate::geometry`].
     fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
         Some(crate::geometry::geometry(model))
+    }
+
+    /// Triangles as cells, neighbours as walk edges, edge links and door triangles as exits;
+    /// see [`navigation`].
+    fn navigation(&self, model: &Self::Model) -> Option<nav_core::navigation::Graph> {
+        Some(navigation::navigation(model))
     }
 
     /// A version-12 navmesh of interior cell 0 (set [`NavmeshGeometry::parent`] before putting

@@ -17,6 +17,7 @@
 //!   navmeshes).
 //! - [`mod@conflicts`]: navmeshes that more than one plugin of a load order defines.
 //! - [`mod@fix`]: fixing every navmesh of an edited plugin, and its `NVMI` entries.
+//! - [`navigation`]: every navmesh as one navigation graph (`Format::navigation`).
 //!
 //! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
 //! 20-byte ones).
@@ -29,6 +30,7 @@ pub mod dump;
 pub mod fix;
 pub mod model;
 pub mod navi;
+pub mod navigation;
 pub mod read;
 pub mod validate;
 pub mod view;
@@ -417,6 +419,13 @@ impl Format for Plugin {
             .filter_map(|(form_id, nvnm)| crate::nvnm::Nvnm.read(nvnm).ok().map(|m| (form_id, m)))
             .collect();
         Some(crate::geometry::plugin_geometry(&meshes))
+    }
+
+    /// Every navmesh whose `NVNM` reads as one graph, edge links and doors between navmeshes of
+    /// the plugin followed; see [`navigation`] (whose `PluginNavigation::unread` names the
+    /// navmeshes left out).
+    fn navigation(&self, model: &Self::Model) -> Option<nav_core::navigation::Graph> {
+        Some(navigation::navigation(model).graph)
     }
 
     /// Every navmesh's `NVNM` subrecord, named by its record's FormID (`0004164C`), as an
