@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use nav_core::geometry::Geometry;
+use nav_core::geometry::{Geometry, UpAxis};
 use nav_core::navigation::Navigator;
 use navkit_lib::registry::{self, Opened};
 
@@ -319,6 +319,16 @@ impl Navmesh {
             };
             files::write_atomic(&path, &bytes)
                 .map_err(|e| nav_error(format!("{}: {e}", path.display())))
+        })
+    }
+
+    /// Which axis of the file points up: ``"y"`` or ``"z"``.
+    #[getter]
+    fn up(&self, py: Python<'_>) -> PyResult<&'static str> {
+        let g = py.detach(|| self.geometry())?;
+        Ok(match g.up {
+            UpAxis::Y => "y",
+            UpAxis::Z => "z",
         })
     }
 

@@ -95,6 +95,9 @@ class Navmesh:
     def render(self, path: Union[str, os.PathLike[str]], size: int = 1024) -> None:
         """Draws the navmesh from above into ``.png`` or ``.svg``."""
     @property
+    def up(self) -> str:
+        """Which axis of the file points up: ``"y"`` or ``"z"``."""
+    @property
     def vertices(self) -> npt.NDArray[np.float32]:
         """The geometry's vertices, float32 ``(N, 3)``."""
     @property

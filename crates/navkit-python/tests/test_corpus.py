@@ -1,0 +1,144 @@
+"""Every corpus file through the Python package, checked against its bytes and the CLI."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import navkit
+from conftest import cli, corpus_dir, corpus_files, need_corpus
+
+FILES = corpus_files()
+# Without a corpus one placeholder case runs, skipping loudly (or failing under
+# NAVKIT_REQUIRE_CORPUS=1), so the run shows that nothing was checked.
+CASES = FILES or [None]
+
+
+def ident(p):
+    return "no-corpus" if p is None else str(p.relative_to(corpus_dir()))
+
+
+def opened(path):
+    if path is None:
+        need_corpus()
+    return navkit.open(path), path.read_bytes()
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_round_trip(path):
+    mesh, data = opened(path)
+    assert mesh.to_bytes() == data
+    # From bytes alone a format without a signature (NVNM blobs) is named.
+    assert navkit.open(data, format=mesh.format).to_bytes() == data
+    again = navkit.from_dict(mesh.to_dict())
+    assert again.format == mesh.format
+    assert again.to_bytes() == data
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_info_is_the_cli_s(path):
+    mesh, data = opened(path)
+    expected = json.loads(cli("info", path, "--json").stdout)
+    assert mesh.info() == expected
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_broken_files_raise_nav_error(path):
+    mesh, data = opened(path)
+    rng = random.Random(len(data))
+    cuts = {0, 1, len(data) // 2, len(data) - 1, rng.randrange(len(data))} if data else set()
+    inputs = [data[:n] for n in cuts if n < len(data)]
+    for _ in range(8):
+        if not data:
+            break
+        mutated = bytearray(data)
+        for _ in range(4):
+            mutated[rng.randrange(len(data))] = rng.randrange(256)
+        inputs.append(bytes(mutated))
+    for broken in inputs:
+        try:
+            m = navkit.open(broken, format=mesh.format)
+        except navkit.NavError as e:
+            assert str(e) and "\n" not in str(e)
+            continue
+        # A mutation the format accepts: everything on it still answers or raises NavError.
+        for call in (m.to_bytes, m.validate, m.info):
+            try:
+                call()
+            except navkit.NavError:
+                pass
+
+
+def obj_of(path, tmp_path):
+    out = tmp_path / "mesh.obj"
+    cli("export", path, out)
+    vertices, faces, groups = [], {}, None
+    for line in out.read_text().splitlines():
+        if line.startswith("v "):
+            vertices.append([np.float32(v) for v in line.split()[1:]])
+        elif line.startswith("g "):
+            groups = line[2:]
+            faces.setdefault(groups, [])
+        elif line.startswith("f "):
+            faces[groups].append([int(i) - 1 for i in line.split()[1:]])
+    return np.array(vertices, dtype=np.float32).reshape(-1, 3), faces
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_arrays_are_the_cli_export_s(path, tmp_path):
+    mesh, _ = opened(path)
+    vertices, faces = obj_of(path, tmp_path)
+    mine = mesh.vertices
+    assert mine.dtype == np.float32 and mine.shape[1] == 3
+    nodes = mesh.nodes
+    # The OBJ is Y up: a Z-up file's (x, y, z) is written (x, z, -y).
+    if mesh.up == "z":
+        mine = np.stack([mine[:, 0], mine[:, 2], -mine[:, 1]], axis=1)
+        nodes = np.stack([nodes[:, 0], nodes[:, 2], -nodes[:, 1]], axis=1)
+    assert np.array_equal(vertices, np.concatenate([mine, nodes]))
+    offsets, indices = mesh.polygons
+    kinds = mesh.polygon_kinds
+    assert offsets[0] == 0 and offsets[-1] == len(indices) and len(offsets) == len(kinds) + 1
+    names = mesh.kinds
+    expected = {}
+    for k in range(len(kinds)):
+        name = "".join(c if c.isalnum() and c.isascii() else "_" for c in names[kinds[k]])
+        expected.setdefault(name, []).append(indices[offsets[k] : offsets[k + 1]].tolist())
+    assert {g: f for g, f in faces.items() if not g.startswith("links_")} == expected
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_navigation_answers_are_consistent(path):
+    mesh, _ = opened(path)
+    cells = mesh.cells
+    ids = mesh.cell_ids
+    assert np.array_equal(ids, cells["id"])
+    n = len(ids)
+    islands = mesh.islands()
+    if n:
+        assert np.array_equal(np.sort(np.concatenate(islands)), np.arange(n))
+    centres = cells["centre"]
+    has = np.flatnonzero(~np.isnan(centres[:, 0]))
+    if len(has) == 0:
+        return
+    rng = np.random.default_rng(n)
+    sample = rng.choice(has, size=min(len(has), 200), replace=False)
+    found = mesh.locate_many(centres[sample])
+    assert found.dtype == np.int64
+    assert [mesh.locate(centres[i]) for i in sample] == [None if f < 0 else f for f in found]
+    # A polygon's centre is on some cell (for convex cells, its own or one stacked on it).
+    assert (found >= 0).mean() > 0.5
+    for _ in range(10):
+        a, b = rng.choice(has, size=2)
+        route = mesh.path(int(ids[a]) if cells["part"][a] < 0 else f"{cells['part'][a]:08X}:{ids[a]}",
+                          int(ids[b]) if cells["part"][b] < 0 else f"{cells['part'][b]:08X}:{ids[b]}")
+        hops = mesh.path(centres[a], centres[b], weight="hops")
+        if not route.reachable:
+            assert route.reason and route.cells == []
+            continue
+        assert route.start == route.cells[0] and route.end == route.cells[-1]
+        steps = np.diff(centres[route.cells].astype(np.float64), axis=0)
+        assert route.cost == pytest.approx(np.linalg.norm(steps, axis=1).sum(), rel=1e-9, abs=1e-9)
+        if hops.reachable and hops.start == route.start and hops.end == route.end:
+            assert hops.cost == len(hops.cells) - 1 <= len(route.cells) - 1
