@@ -72,7 +72,7 @@ def test_broken_files_raise_nav_error(path):
 
 def obj_of(path, tmp_path):
     out = tmp_path / "mesh.obj"
-    cli("export", path, out)
+    cli("export", path, "--output", out)
     vertices, faces, groups = [], {}, None
     for line in out.read_text().splitlines():
         if line.startswith("v "):
