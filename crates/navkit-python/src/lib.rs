@@ -3,7 +3,7 @@
 //!
 //! This crate only converts: the formats, the JSON, the diff and the queries are
 //! `navkit-lib`'s and `nav-core`'s, reached through one opened model
-//! ([`navkit_lib::registry::Opened`]). A [`navmesh::Navmesh`] holds that model behind a lock, so
+//! ([`navkit_lib::registry::Opened`]). A `navkit.Navmesh` holds that model behind a lock, so
 //! it can be used from several Python threads, and every call that reads, writes or searches
 //! runs with the GIL released.
 //!
