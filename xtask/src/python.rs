@@ -88,10 +88,11 @@ fn maturin(dir: &Path, python: &Path) -> Command {
     c
 }
 
-/// `cargo xtask test`: the Rust tests, then the Python tests.
+/// `cargo xtask test`: the Rust tests, then the Python tests. The Python tests run even when a
+/// Rust test failed, so that one run reports both; the task fails if either did.
 pub(super) fn test() -> Result {
     let corpus = corpus_root();
-    timed("rust: cargo test --workspace --all-features", || {
+    let rust = timed("rust: cargo test --workspace --all-features", || {
         let mut test = cargo();
         test.args(["test", "--workspace", "--all-features"])
             .env("INSTA_UPDATE", "no");
@@ -99,7 +100,17 @@ pub(super) fn test() -> Result {
             test.env("NAVKIT_REQUIRE_CORPUS", "1");
         }
         run(&mut test)
-    })?;
+    });
+    let python = python_tests(corpus.as_deref());
+    match (rust, python) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
+        (Err(r), Err(p)) => Err(format!("{r}\nxtask: {p}")),
+    }
+}
+
+/// Builds the package into the virtualenv and runs pytest.
+fn python_tests(corpus: Option<&Path>) -> Result {
     // The CLI the Python tests compare against (already built by the tests above).
     timed("rust: the navkit binary", || {
         run(cargo().args(["build", "--quiet", "-p", "navkit"]))
@@ -122,8 +133,8 @@ pub(super) fn test() -> Result {
                     "navkit"
                 }),
             );
-        if let Some(c) = &corpus {
-            let c = c.canonicalize().unwrap_or_else(|_| c.clone());
+        if let Some(c) = corpus {
+            let c = c.canonicalize().unwrap_or_else(|_| c.to_path_buf());
             pytest
                 .env("NAVKIT_CORPUS", c)
                 .env("NAVKIT_REQUIRE_CORPUS", "1");
