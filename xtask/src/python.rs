@@ -111,10 +111,18 @@ pub(super) fn test() -> Result {
 
 /// Builds the package into the virtualenv and runs pytest.
 fn python_tests(corpus: Option<&Path>) -> Result {
-    // The CLI the Python tests compare against (already built by the tests above).
-    timed("rust: the navkit binary", || {
-        run(cargo().args(["build", "--quiet", "-p", "navkit"]))
-    })?;
+    // The CLI the Python tests compare against: `cargo test` built it for navkit's own tests;
+    // `cargo build -p navkit` would build it again with other features.
+    let bin = target_dir().join("debug").join(if cfg!(windows) {
+        "navkit.exe"
+    } else {
+        "navkit"
+    });
+    if !bin.is_file() {
+        timed("rust: the navkit binary", || {
+            run(cargo().args(["build", "--quiet", "-p", "navkit"]))
+        })?;
+    }
     let (dir, python) = prepare_or_fail()?;
     timed(
         "python: maturin develop (debug) into target/venv-py",
@@ -125,14 +133,7 @@ fn python_tests(corpus: Option<&Path>) -> Result {
         pytest
             .args(["-m", "pytest", "-q", "crates/navkit-python/tests"])
             .current_dir(root())
-            .env(
-                "NAVKIT_BIN",
-                target_dir().join("debug").join(if cfg!(windows) {
-                    "navkit.exe"
-                } else {
-                    "navkit"
-                }),
-            );
+            .env("NAVKIT_BIN", &bin);
         if let Some(c) = corpus {
             let c = c.canonicalize().unwrap_or_else(|_| c.to_path_buf());
             pytest
