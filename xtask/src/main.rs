@@ -1,5 +1,9 @@
 //! navkit's chores, as one entry point that CI and people share: `cargo xtask <task>`.
 //!
+//! - `test`: every test, Rust and Python: `cargo test --workspace --all-features`, then the
+//!   Python package built into a virtualenv under `target/venv-py` and its pytest suite
+//!   ([`python`]).
+//! - `wheel`: the Python package's release abi3 wheel, into `target/wheels/`.
 //! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
 //!   without warnings, and the corpus round trip.
 //! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
@@ -24,11 +28,13 @@
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
 //!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
 //!
-//! It has no dependencies: it only runs cargo and the built `navkit`.
+//! It has no dependencies: it only runs cargo, the built `navkit`, and Python for `test` and
+//! `wheel`.
 
 mod against;
 mod bench;
 mod fuzz;
+mod python;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -39,6 +45,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("test") => python::test(),
+        Some("wheel") => python::wheel(),
         Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
             None => fuzz::smoke(20),
@@ -58,7 +66,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <test | wheel | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }

@@ -437,3 +437,40 @@ pub fn by_extension(path: &std::path::Path) -> Option<&'static dyn AnyFormat> {
         .copied()
         .find(|f| !f.has_signature() && f.extensions().contains(&ext.as_str()))
 }
+
+/// The format a file is read as when the user names a game flavour (`--flavour cs`,
+/// `flavour="cs"` in Python): nav-source read as that game's layout. The flavour belongs to
+/// nav-source, so a `forced` format that is another one is refused, and so is an unknown name.
+pub fn flavoured(
+    forced: Option<&'static dyn AnyFormat>,
+    name: &str,
+) -> Result<&'static dyn AnyFormat, String> {
+    if let Some(other) = forced.filter(|f| f.name() != nav_source::FORMAT) {
+        return Err(format!(
+            "flavour {name} is a {} layout, but the format named is {}",
+            nav_source::FORMAT,
+            other.name()
+        ));
+    }
+    let flavour =
+        nav_source::Flavour::from_name(name).ok_or_else(|| format!("unknown flavour `{name}`"))?;
+    Ok(nav_source::SourceNavAs::get(flavour))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flavours_are_nav_source_layouts() {
+        let source = flavoured(None, "l4d2").map(|f| f.name());
+        assert_eq!(source, Ok(nav_source::FORMAT));
+        assert!(flavoured(by_name("nav-source"), "cs").is_ok());
+        let quake = flavoured(by_name("nav-quake"), "cs").map(|f| f.name());
+        assert!(quake.is_err_and(|e| e.contains("nav-quake")));
+        assert_eq!(
+            flavoured(None, "portal2").map(|f| f.name()),
+            Err("unknown flavour `portal2`".to_string())
+        );
+    }
+}
