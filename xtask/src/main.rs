@@ -1,9 +1,12 @@
 //! navkit's chores, as one entry point that CI and people share: `cargo xtask <task>`.
 //!
-//! - `test`: every test, Rust and Python: `cargo test --workspace --all-features`, then the
-//!   Python package built into a virtualenv under `target/venv-py` and its pytest suite
-//!   ([`python`]).
+//! - `test`: every test, Rust, Python and Blender: `cargo test --workspace --all-features`,
+//!   then the Python package's wheel installed into a virtualenv under `target/venv-py` for its
+//!   pytest suite ([`python`]), and into `target/venv-bpy` beside Blender 4.5 (`bpy`) for the
+//!   add-on's ([`blender`]).
 //! - `wheel`: the Python package's release abi3 wheel, into `target/wheels/`.
+//! - `blender`: the Blender extension zip (the add-on in `blender/` with that wheel), into
+//!   `target/` ([`blender`]).
 //! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
 //!   without warnings, and the corpus round trip.
 //! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
@@ -33,6 +36,7 @@
 
 mod against;
 mod bench;
+mod blender;
 mod fuzz;
 mod python;
 
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("test") => python::test(),
         Some("wheel") => python::wheel(),
+        Some("blender") => blender::package(),
         Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
             None => fuzz::smoke(20),
@@ -66,7 +71,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <test | wheel | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <test | wheel | blender | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }

@@ -2,10 +2,11 @@
 //! Rust crates.
 //!
 //! `test` runs every Rust test, then makes (once) a virtualenv under `target/venv-py` with
-//! pinned maturin, numpy and pytest, builds the `navkit` Python package into it (`maturin
-//! develop`, debug) and runs its pytest suite, which compares against the `navkit` binary that
-//! the Rust tests built. `wheel` builds the release abi3 wheel into `target/wheels/`. Each step
-//! prints what it runs and how long it took.
+//! pinned maturin, numpy and pytest, builds the `navkit` Python package's debug wheel once into
+//! `target/wheels-dev/` (installed here and, by [`crate::blender`], beside Blender) and runs its
+//! pytest suite, which compares against the `navkit` binary that the Rust tests built; then the
+//! Blender tests. `wheel` builds the release abi3 wheel into `target/wheels/`. Each step prints
+//! what it runs and how long it took.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,14 +26,14 @@ const REQUIREMENTS: &[&str] = &[
 /// The Python package's crate.
 const MANIFEST: &str = "crates/navkit-python/Cargo.toml";
 
-fn target_dir() -> PathBuf {
+pub(super) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"))
 }
 
 /// Runs one step and says how long it took.
-fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
+pub(super) fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
     eprintln!("xtask: == {what}");
     let start = Instant::now();
     let result = step();
@@ -45,7 +46,7 @@ fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
 }
 
 /// The virtualenv's folder, and the path of its interpreter.
-fn venv() -> (PathBuf, PathBuf) {
+pub(super) fn venv() -> (PathBuf, PathBuf) {
     let dir = target_dir().join("venv-py");
     let python = if cfg!(windows) {
         dir.join("Scripts").join("python.exe")
@@ -102,17 +103,23 @@ pub(super) fn test() -> Result {
         run(&mut test)
     });
     let python = python_tests(corpus.as_deref());
-    match (rust, python) {
-        (Ok(()), Ok(())) => Ok(()),
-        (Err(e), Ok(())) | (Ok(()), Err(e)) => Err(e),
-        (Err(r), Err(p)) => Err(format!("{r}\nxtask: {p}")),
+    let blender = match &python {
+        Ok(()) => crate::blender::tests(corpus.as_deref()),
+        Err(_) => Err("the Blender tests did not run: the Python package did not".to_string()),
+    };
+    let failed: Vec<String> = [rust, python, blender]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed.join("\nxtask: "))
     }
 }
 
-/// Builds the package into the virtualenv and runs pytest.
-fn python_tests(corpus: Option<&Path>) -> Result {
-    // The CLI the Python tests compare against: `cargo test` built it for navkit's own tests;
-    // `cargo build -p navkit` would build it again with other features.
+/// The navkit binary `cargo test` built, which the Python and Blender tests compare against.
+pub(super) fn navkit_bin() -> Result<PathBuf> {
     let bin = target_dir().join("debug").join(if cfg!(windows) {
         "navkit.exe"
     } else {
@@ -123,28 +130,83 @@ fn python_tests(corpus: Option<&Path>) -> Result {
             run(cargo().args(["build", "--quiet", "-p", "navkit"]))
         })?;
     }
+    Ok(bin)
+}
+
+/// Builds the package's debug wheel (once for both virtualenvs) into `target/wheels-dev/`, and
+/// its path.
+pub(super) fn dev_wheel() -> Result<PathBuf> {
     let (dir, python) = prepare_or_fail()?;
-    timed(
-        "python: maturin develop (debug) into target/venv-py",
-        || run(maturin(&dir, &python).args(["develop", "--quiet", "--manifest-path", MANIFEST])),
-    )?;
+    let out = target_dir().join("wheels-dev");
+    let _ = std::fs::remove_dir_all(&out);
+    timed("python: maturin build (debug wheel)", || {
+        run(maturin(&dir, &python)
+            .args(["build", "--quiet", "--manifest-path", MANIFEST, "--out"])
+            .arg(&out))
+    })?;
+    find_wheel(&out)
+}
+
+/// The one `.whl` in `dir`.
+pub(super) fn find_wheel(dir: &Path) -> Result<PathBuf> {
+    let wheels: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "whl"))
+        .collect();
+    match wheels.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => Err(format!(
+            "expected one wheel in {}, found {}",
+            dir.display(),
+            wheels.len()
+        )),
+    }
+}
+
+/// `pip install` of `wheel` into the virtualenv of `python`, replacing an earlier build.
+pub(super) fn install_wheel(python: &Path, wheel: &Path) -> Result {
+    run(Command::new(python)
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+        ])
+        .args(["--force-reinstall", "--no-deps"])
+        .arg(wheel))
+}
+
+/// Builds the package into the virtualenv and runs pytest.
+fn python_tests(corpus: Option<&Path>) -> Result {
+    let bin = navkit_bin()?;
+    let wheel = dev_wheel()?;
+    let (_, python) = venv();
+    timed("python: the wheel into target/venv-py", || {
+        install_wheel(&python, &wheel)
+    })?;
     timed("python: pytest crates/navkit-python/tests", || {
         let mut pytest = Command::new(&python);
         pytest
             .args(["-m", "pytest", "-q", "crates/navkit-python/tests"])
             .current_dir(root())
             .env("NAVKIT_BIN", &bin);
-        if let Some(c) = corpus {
-            let c = c.canonicalize().unwrap_or_else(|_| c.to_path_buf());
-            pytest
-                .env("NAVKIT_CORPUS", c)
-                .env("NAVKIT_REQUIRE_CORPUS", "1");
-        }
+        with_corpus(&mut pytest, corpus);
         run(&mut pytest)
     })
 }
 
-fn prepare_or_fail() -> Result<(PathBuf, PathBuf)> {
+/// Points a test run at the corpus, and requires it, when there is one.
+pub(super) fn with_corpus(cmd: &mut Command, corpus: Option<&Path>) {
+    if let Some(c) = corpus {
+        let c = c.canonicalize().unwrap_or_else(|_| c.to_path_buf());
+        cmd.env("NAVKIT_CORPUS", c)
+            .env("NAVKIT_REQUIRE_CORPUS", "1");
+    }
+}
+
+pub(super) fn prepare_or_fail() -> Result<(PathBuf, PathBuf)> {
     let mut made = None;
     timed(
         "python: virtualenv target/venv-py with maturin, numpy, pytest",
