@@ -28,6 +28,7 @@
 
 mod against;
 mod bench;
+mod criterion;
 mod fuzz;
 
 use std::path::{Path, PathBuf};
