@@ -374,7 +374,7 @@ impl PluginFile {
         let RecordBody::Raw(data) = &self.header.body else {
             return Vec::new();
         };
-        let Ok(spans) = super::view::subrecords(data) else {
+        let Ok(spans) = super::subrecord::subrecords(data) else {
             return Vec::new();
         };
         spans

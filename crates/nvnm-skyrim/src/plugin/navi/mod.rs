@@ -153,7 +153,6 @@ pub enum NaviField {
     PreferredPathing(PreferredPathing),
     /// `NVSI`: FormIDs without a count (never seen in a file; xEdit names it "deleted
     /// navmeshes").
-    DeletedNavmeshes(Vec<u32>),
     /// Any other subrecord (`EDID`), or a known one whose payload does not read as its type.
     Other {
         /// Subrecord type.
@@ -453,7 +452,7 @@ pub fn subrecord_bytes(body: &NaviBody, form_id: u32) -> Result<Vec<u8>> {
         let sig = s.field.signature();
         let at = || format!("NAVI record {form_id:08X} subrecords[{i}] {sig}");
         let data = field_bytes(&s.field, &at)?;
-        super::write::put_subrecord(&mut w, sig, s.large, &data, &at)?;
+        super::subrecord::put_subrecord(&mut w, sig, s.large, &data, &at)?;
     }
     Ok(w.into_inner())
 }
