@@ -67,11 +67,13 @@ pub enum Parent {
     /// An interior cell (worldspace field 0).
     Cell {
         /// FormID of the cell.
+        #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
         cell: u32,
     },
     /// An exterior cell of a worldspace, by grid coordinates (stored `y` first).
     Worldspace {
         /// FormID of the worldspace; must not be 0.
+        #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
         worldspace: u32,
         /// Grid X.
         grid_x: i16,

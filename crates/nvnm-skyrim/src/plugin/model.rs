@@ -181,6 +181,7 @@ pub struct Record {
     /// Record flags ([`super::COMPRESSED`], `0x20` deleted, …).
     pub flags: u32,
     /// FormID.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub form_id: u32,
     /// Version-control timestamp.
     pub timestamp: u16,
