@@ -85,12 +85,16 @@ fn recomputed_island_graphs_keep_their_tile_connections() {
             continue;
         }
         // An error in the first IslandGraph: an inside link to a node that is not there.
-        let link = m.island_graphs[0]
-            .nodes
-            .iter_mut()
-            .find_map(|n| n.inside_links.first_mut());
-        link.unwrap_or_else(|| panic!("{name}: no inside link to break"))
-            .node_index = 0xfffe;
+        let g = &mut m.island_graphs[0];
+        match g.nodes.iter_mut().find_map(|n| n.inside_links.first_mut()) {
+            Some(link) => link.node_index = 0xfffe,
+            None => g.nodes[0]
+                .inside_links
+                .push(nav2_mgsv::IslandGraphInsideLink {
+                    weight: 0,
+                    node_index: 0xfffe,
+                }),
+        }
         let changes = Nav2.fix(&mut m);
         assert!(
             changes

@@ -261,7 +261,7 @@ fn use_paths(t: &[Token]) -> Vec<(Vec<String>, Option<String>)> {
         i: &mut usize,
         prefix: &[String],
         out: &mut Vec<(Vec<String>, Option<String>)>,
-    ) {
+    ) -> Option<()> {
         let mut path = prefix.to_vec();
         while *i < t.len() {
             match &t[*i].tok {
@@ -288,28 +288,28 @@ fn use_paths(t: &[Token]) -> Vec<(Vec<String>, Option<String>)> {
                             continue;
                         }
                         out.push((path.clone(), name));
-                        return;
+                        return None;
                     }
                     *i += 1;
                 }
                 Tok::Punct('*') => {
                     out.push((path.clone(), None));
                     *i += 1;
-                    return;
+                    return None;
                 }
                 Tok::Punct('{') => {
                     *i += 1;
                     loop {
                         match t.get(*i).map(|x| &x.tok) {
-                            None => return,
+                            None => return None,
                             Some(Tok::Punct('}')) => {
                                 *i += 1;
-                                return;
+                                return None;
                             }
                             Some(Tok::Punct(',')) => *i += 1,
                             Some(_) => {
                                 let before = *i;
-                                walk(t, i, &path, out);
+                                let _ = walk(t, i, &path, out);
                                 if *i == before {
                                     *i += 1;
                                 }
@@ -317,17 +317,18 @@ fn use_paths(t: &[Token]) -> Vec<(Vec<String>, Option<String>)> {
                         }
                     }
                 }
-                _ => return,
+                _ => return None,
             }
         }
         if path.len() > prefix.len() {
             let name = path.last().cloned();
             out.push((path, name));
         }
+        None
     }
     let mut out = Vec::new();
     let mut i = 0;
-    walk(t, &mut i, &[], &mut out);
+    let _ = walk(t, &mut i, &[], &mut out);
     out
 }
 
