@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::criterion::{criterion_figures, throughput};
 use crate::{Result, cargo, corpus_root, root, run};
 
 /// The options of `bench`.
@@ -410,7 +411,7 @@ fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 
 /// A throughput row per criterion benchmark that has one, from `target/criterion`.
 fn criterion_rows(dir: &Path) -> Vec<Row> {
-    crate::against::criterion_figures(dir)
+    criterion_figures(dir)
         .into_iter()
         .map(|(what, f)| Row {
             what,
@@ -420,75 +421,9 @@ fn criterion_rows(dir: &Path) -> Vec<Row> {
         .collect()
 }
 
-pub(crate) fn collect_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_named(&p, name, out);
-        } else if p.file_name().is_some_and(|n| n == name) {
-            out.push(p);
-        }
-    }
-}
-
-/// The value of `"key":"value"` in a small JSON document (criterion writes no escapes there).
-pub(crate) fn string_field(json: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\":\"");
-    let start = json.find(&pat)? + pat.len();
-    let end = json[start..].find('"')? + start;
-    Some(json[start..end].to_string())
-}
-
-/// The number right after the first `key` in `json`.
-pub(crate) fn number_after(json: &str, key: &str) -> Option<f64> {
-    let rest = json[json.find(key)? + key.len()..].trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
-        .unwrap_or(rest.len());
-    rest[..end].parse().ok()
-}
-
-/// Bytes per median time, in MiB/s or GiB/s.
-pub(crate) fn throughput(bytes: f64, ns: f64) -> String {
-    if ns <= 0.0 {
-        return "?".into();
-    }
-    let per_s = bytes / (ns / 1e9);
-    let mib = per_s / (1024.0 * 1024.0);
-    if mib >= 1024.0 {
-        format!("{:.2} GiB/s", mib / 1024.0)
-    } else {
-        format!("{mib:.0} MiB/s")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn criterion_files_are_read() {
-        let meta = r#"{"group_id":"nav-source","function_id":"parse","value_str":null,"throughput":{"Bytes":3988482},"full_id":"nav-source/parse"}"#;
-        let est = r#"{"mean":{"confidence_interval":{"lower_bound":1.0},"point_estimate":999.0},"median":{"confidence_interval":{"lower_bound":500000.0,"upper_bound":600000.0},"point_estimate":550000.5}}"#;
-        assert_eq!(
-            string_field(meta, "group_id").as_deref(),
-            Some("nav-source")
-        );
-        assert_eq!(number_after(meta, "\"Bytes\":"), Some(3_988_482.0));
-        let i = est.find("\"median\"").unwrap();
-        assert_eq!(
-            number_after(&est[i..], "\"point_estimate\":"),
-            Some(550_000.5)
-        );
-        assert_eq!(throughput(1024.0 * 1024.0, 1e9), "1 MiB/s");
-        assert_eq!(
-            throughput(3.0 * 1024.0 * 1024.0 * 1024.0, 1e9),
-            "3.00 GiB/s"
-        );
-    }
 
     #[test]
     fn arguments_parse() {

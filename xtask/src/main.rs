@@ -37,6 +37,7 @@
 mod against;
 mod bench;
 mod blender;
+mod criterion;
 mod fuzz;
 mod python;
 

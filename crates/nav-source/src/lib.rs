@@ -42,7 +42,6 @@ use nav_core::{Finding, Format, Result, Summary};
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
-mod convert;
 pub mod dump;
 pub mod fix;
 pub mod flavour;
@@ -53,7 +52,6 @@ pub mod validate;
 pub mod view;
 pub mod write;
 
-pub use convert::area_to_model;
 pub use fix::fix;
 pub use flavour::{Flavour, Layout, candidates};
 pub use geometry::geometry;
@@ -83,13 +81,6 @@ impl<'a> SourceView<'a> {
     /// Reads a `.nav` file as one game's layout (see [`view::parse_with`]).
     pub fn parse_with(bytes: &'a [u8], flavour: Flavour) -> Result<SourceView<'a>> {
         view::parse_with(bytes, flavour)
-    }
-}
-
-impl SourceMesh {
-    /// Copies a view into the owned model.
-    pub fn from_view(view: &SourceView<'_>) -> SourceMesh {
-        convert::to_model(view)
     }
 }
 

@@ -9,8 +9,8 @@
 
 use nav_core::RawF32;
 
-use crate::kv3::Kv3Blob;
-use crate::layout::{GenLayout, NO_MOVABLE_MESH};
+use crate::kv3::{CUSTOM_DATA_FORMAT, GENERIC_FORMAT, Kv3Blob, Kv3Value, empty_kv3, kv3_v5};
+use crate::layout::{GenLayout, Layout, NO_MOVABLE_MESH, has_custom_data};
 
 /// Three floats by their bits: a position or a direction.
 pub type Vec3 = [RawF32; 3];
@@ -340,7 +340,25 @@ impl Source2Mesh {
     /// empty documents, and the generation parameters are those of the generator version the
     /// games used with it (7 for v30 to v34, 12 for v35, 13 for v36) with one hull.
     pub fn new(version: u32, sub_version: u32) -> Self {
-        crate::samples::empty(version, sub_version)
+        let v36 = Layout::new(version).is_some_and(|l| l.has_kv3_blobs());
+        let blob = || v36.then(|| empty_kv3(GENERIC_FORMAT));
+        Source2Mesh {
+            version,
+            sub_version,
+            is_analyzed: 1,
+            has_unnamed_areas: 1,
+            movable_mesh_settings: blob(),
+            game_data: blob(),
+            extra_generation_params: blob(),
+            custom_data: has_custom_data(sub_version).then(|| {
+                kv3_v5(
+                    CUSTOM_DATA_FORMAT,
+                    &Kv3Value::Object(vec![("arealist".into(), Kv3Value::Array(Vec::new()))]),
+                )
+            }),
+            generation_params: generation_params(nav_gen_version_of(version)),
+            ..Source2Mesh::default()
+        }
     }
 
     /// The corners of area `i`'s polygon: inline (v30) or from the pool (v31+). `None` when the
@@ -355,5 +373,70 @@ impl Source2Mesh {
             .iter()
             .map(|c| self.corners.get(*c as usize).copied())
             .collect()
+    }
+}
+
+/// The hull of the samples: a CS2 player (radius 16, height 72).
+fn sample_hull() -> HullParams {
+    HullParams {
+        enabled: 1,
+        radius: RawF32::new(16.0),
+        height: RawF32::new(72.0),
+        short_height_enabled: 1,
+        short_height: RawF32::new(54.0),
+        agent_crawl_enabled: 0,
+        agent_crawl_height: RawF32::new(0.0),
+        max_climb: RawF32::new(18.0),
+        max_slope: 50,
+        max_jump_down_dist: RawF32::new(240.0),
+        max_jump_horiz_dist_base: RawF32::new(64.0),
+        max_jump_up_dist: RawF32::new(68.0),
+        border_erosion: 0,
+    }
+}
+
+/// Generation parameters of this generator version with one hull, shaped for its gates.
+pub fn generation_params(nav_gen_version: i32) -> GenerationParams {
+    let mut p = GenerationParams {
+        nav_gen_version,
+        use_project_defaults: 1,
+        tile_size: RawF32::new(128.0),
+        cell_size: RawF32::new(1.5),
+        cell_height: RawF32::new(2.0),
+        min_region_size: 8,
+        merged_region_size: 20,
+        mesh_sample_distance: RawF32::new(120.0),
+        max_sample_error: RawF32::new(2.0),
+        max_edge_length: 1200,
+        max_edge_error: RawF32::new(45.0),
+        verts_per_poly: 4,
+        hull_count: 1,
+        ..GenerationParams::default()
+    };
+    let g = p.layout();
+    if g.has_small_area_removal() {
+        p.small_area_on_edge_removal = RawF32::new(-1.0);
+    }
+    let mut h = sample_hull();
+    if !g.has_hull_short_height() {
+        (h.enabled, h.short_height_enabled, h.short_height) = (0, 0, RawF32::new(0.0));
+    }
+    if g.has_hull_crawl() {
+        (h.agent_crawl_enabled, h.agent_crawl_height) = (1, RawF32::new(36.0));
+    }
+    if g.has_hull_border_erosion() {
+        h.border_erosion = 1;
+    }
+    p.hulls = vec![h; g.hull_records(1).unwrap_or(1)];
+    p
+}
+
+/// The generator version the games used with a file version: 7 up to v34, 12 for v35, 13 for
+/// v36.
+pub fn nav_gen_version_of(version: u32) -> i32 {
+    match version {
+        ..=34 => 7,
+        35 => 12,
+        _ => 13,
     }
 }

@@ -19,7 +19,8 @@
 //!    island indices.
 //! 4. **IslandGraphs** with an error, or that a recomputed SegmentGraph no longer matches (a new
 //!    node, a LowGraphNodeLink to a node that is gone): recomputed with [`build::island_graph`]
-//!    (one graph over every chunk, without tile connections).
+//!    (one graph over every chunk), keeping the first graph's connections to other tiles, each
+//!    on the recomputed island of the segment its node stood for (see [`tiles`]).
 //! 5. **SearchSpace** with an error, or whose segments' bounds changed: recomputed with
 //!    [`build::search_space`].
 //!
@@ -690,7 +691,7 @@ fn recompute_segment_graph(
 /// Recomputes the IslandGraphs over every chunk (one graph) and the SegmentGraph nodes' island
 /// indices.
 fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
-    let before = m.island_graphs.clone();
+    let before = std::mem::take(&mut m.island_graphs);
     let indices_before: Vec<Vec<[u16; 3]>> = m
         .data_chunks
         .iter()
@@ -702,28 +703,40 @@ fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
                 .collect()
         })
         .collect();
-    let Ok(graph) = build::island_graph(m) else {
+    let Ok(mut graph) = build::island_graph(m) else {
+        m.island_graphs = before;
         return;
     };
+    let slots: Vec<Vec<u16>> = indices_before
+        .iter()
+        .map(|c| c.iter().map(|i| i[0]).collect())
+        .collect();
+    let kept = tiles::keep_tile_connections(&before, &slots, m, &mut graph);
     let after = vec![graph];
     if after != before {
         let nodes = |g: &[IslandGraph]| g.iter().map(|x| x.nodes.len()).sum::<usize>();
-        let tiles = before.iter().any(|g| {
-            !g.connect_side_infos.is_empty()
-                || g.connect_side_info_groups.iter().any(|x| x.count != 0)
-                || g.nodes.iter().any(|n| !n.crossing_tile_links.is_empty())
-        });
+        let mut tiles = String::new();
+        if kept.links > 0 {
+            tiles += &format!("; {} to other tiles kept", plural(kept.links, "connection"));
+        }
+        if kept.dropped > 0 {
+            tiles += &format!(
+                "; {} to other tiles dropped (no island holds their segments)",
+                plural(kept.dropped, "connection")
+            );
+        }
+        if kept.other_graphs > 0 {
+            tiles += &format!(
+                "; the other graphs' {} to other tiles dropped with them",
+                plural(kept.other_graphs, "connection")
+            );
+        }
         out.push(format!(
             "IslandGraphs: recomputed from the SegmentGraphs: 1 graph of {} nodes (were {} graphs \
-             of {} nodes{})",
+             of {} nodes{tiles})",
             nodes(&after),
             before.len(),
             nodes(&before),
-            if tiles {
-                "; their connections to other tiles are dropped"
-            } else {
-                ""
-            }
         ));
     }
     for (c, (dc, was)) in m.data_chunks.iter().zip(&indices_before).enumerate() {
@@ -775,6 +788,8 @@ fn recompute_search_space(m: &mut Nav2File, out: &mut Vec<String>) {
     ));
     m.search_space = Some(new);
 }
+
+mod tiles;
 
 #[cfg(test)]
 mod tests;
