@@ -159,10 +159,12 @@ pub trait Format {
         None
     }
 
-    /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, or
-    /// `None` for a format that has no builder. The builder refuses meshes the format cannot hold
-    /// with an error naming the limit.
-    fn build(&self, _mesh: &crate::geometry::TriangleMesh) -> Option<Result<Self::Model>> {
+    /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, with
+    /// a warning for each triangle of a shape game files have but a modeller may not mean
+    /// (vertical, degenerate, facing down, sharing an edge oddly), or `None` for a format that
+    /// has no builder. The builder refuses only meshes the format cannot store, with an error
+    /// naming the limit or the triangle ([`crate::geometry::TriangleMesh::screen`]).
+    fn build(&self, _mesh: &crate::geometry::TriangleMesh) -> Option<Result<Built<Self::Model>>> {
         None
     }
 
@@ -186,6 +188,45 @@ pub trait Format {
     fn read(&self, bytes: &[u8]) -> Result<Self::Model> {
         let view = self.parse(bytes)?;
         Ok(self.to_model(&view))
+    }
+}
+
+/// What [`Format::build`] makes: the model and the warnings about the mesh it was made from,
+/// each at `triangles[i]` (the index of the mesh's triangle), one per unusual triangle or edge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Built<M> {
+    /// The model built.
+    pub model: M,
+    /// What the builder kept but warns about, in the order found.
+    pub warnings: Vec<crate::Finding>,
+}
+
+impl<M> Built<M> {
+    /// A model built without warnings.
+    pub fn new(model: M) -> Self {
+        Built {
+            model,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The same warnings over another model (the built model written as bytes).
+    pub fn map<N>(self, f: impl FnOnce(M) -> N) -> Built<N> {
+        Built {
+            model: f(self.model),
+            warnings: self.warnings,
+        }
+    }
+
+    /// [`Built::map`] with a fallible conversion.
+    pub fn try_map<N, E>(
+        self,
+        f: impl FnOnce(M) -> core::result::Result<N, E>,
+    ) -> core::result::Result<Built<N>, E> {
+        Ok(Built {
+            model: f(self.model)?,
+            warnings: self.warnings,
+        })
     }
 }
 

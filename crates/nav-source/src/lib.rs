@@ -317,7 +317,10 @@ impl Format for SourceNavAs {
         SourceNav.record_identity(list)
     }
 
-    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<SourceMesh>> {
+    fn build(
+        &self,
+        mesh: &nav_core::geometry::TriangleMesh,
+    ) -> Option<Result<nav_core::Built<SourceMesh>>> {
         SourceNav.build(mesh)
     }
 }

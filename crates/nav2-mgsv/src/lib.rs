@@ -197,7 +197,10 @@ impl Format for Nav2 {
         Some(navigation::navigation(model))
     }
 
-    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Nav2File>> {
+    fn build(
+        &self,
+        mesh: &nav_core::geometry::TriangleMesh,
+    ) -> Option<Result<nav_core::Built<Nav2File>>> {
         Some(build::build(mesh))
     }
 }

@@ -14,7 +14,7 @@ use nav_core::navigation::Graph;
 use nav_core::oracle::{
     BuildError, RoundtripError, check_build, check_navigation, roundtrip_bytes,
 };
-use nav_core::{Error, Finding, Format, Part, Summary};
+use nav_core::{Built, Error, Finding, Format, Part, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -111,8 +111,9 @@ pub trait AnyFormat: Send + Sync {
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error>;
     /// The file as world-space polygons and a graph; `Ok(None)` when the format has no mapping.
     fn geometry(&self, bytes: &[u8]) -> Result<Option<Geometry>, Error>;
-    /// A new file built from a triangle mesh; `None` when the format has no builder.
-    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>>;
+    /// A new file built from a triangle mesh, with the builder's warnings about the mesh
+    /// ([`Format::build`]); `None` when the format has no builder.
+    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Built<Vec<u8>>, Error>>;
     /// The build oracle ([`nav_core::oracle::check_build`]) on the model the builder makes of
     /// `mesh`: whether a model was built and checked (`false` without a builder, or when the
     /// builder refuses the mesh), or how the built model fails.
@@ -262,8 +263,8 @@ where
         Ok(self.open(bytes)?.geometry())
     }
 
-    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>> {
-        Format::build(self, mesh).map(|model| self.write(&model?))
+    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Built<Vec<u8>>, Error>> {
+        Format::build(self, mesh).map(|built| built?.try_map(|model| self.write(&model)))
     }
 
     fn check_build(&self, mesh: &TriangleMesh) -> Result<bool, BuildError> {

@@ -368,7 +368,7 @@ pub fn target_up(format: &dyn AnyFormat) -> Option<Result<UpAxis, String>> {
     let built = format.build(&probe)?;
     Some(
         built
-            .and_then(|bytes| format.geometry(&bytes))
+            .and_then(|built| format.geometry(&built.model))
             .map_err(|e| e.to_string())
             .and_then(|g| {
                 g.map(|g| g.up)

@@ -267,9 +267,12 @@ pub(super) enum Command {
     ///
     /// The mesh is read Y-up, as OBJ and glTF define it (and as `export` and Blender write it),
     /// and turned to the game's world axes: the exact inverse of `export`. Triangles facing down
-    /// are turned to face up (stderr says how many); vertical or degenerate ones are refused, each
-    /// named by index. The result is laid out as the game lays out its own files, so that
-    /// `navkit validate` finds nothing on it.
+    /// are turned to face up (stderr says how many). Shapes game files have are kept, with one
+    /// warning line each on stderr naming the triangle: vertical or degenerate triangles, edges
+    /// shared oddly. Only what the format cannot store is refused, each triangle named by index:
+    /// a non-finite corner, a zero-length edge, more vertices than its indices can name. The
+    /// result is laid out as the game lays out its own files, so that `navkit validate` finds no
+    /// error on it.
     Build {
         /// The triangle mesh (`.obj`, `.gltf` or `.glb`); polygons are fanned into triangles.
         mesh: PathBuf,

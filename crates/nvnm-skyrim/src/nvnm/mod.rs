@@ -160,7 +160,10 @@ impl Format for Nvnm {
 
     /// A version-12 navmesh of interior cell 0 (set [`NavmeshGeometry::parent`] before putting
     /// it into a plugin); see [`crate::build`].
-    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Self::Model>> {
+    fn build(
+        &self,
+        mesh: &nav_core::geometry::TriangleMesh,
+    ) -> Option<Result<nav_core::Built<Self::Model>>> {
         Some(crate::build::build(mesh, Parent::Cell { cell: 0 }))
     }
 }
