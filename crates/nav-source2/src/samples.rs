@@ -5,7 +5,7 @@
 //! blob of a [`Kv3Value`] in the layout the decoder reads, so that samples can carry custom
 //! data (an `arealist`) without copying a game file.
 
-use nav_core::RawF32;
+use nav_core::{RawF32, ShortVec};
 
 use crate::kv3::{CUSTOM_DATA_FORMAT, GENERIC_FORMAT, Kv3Blob, Kv3Value, TRAILER};
 use crate::layout::{Layout, NO_MOVABLE_MESH, has_custom_data};
@@ -343,7 +343,12 @@ pub fn room(version: u32, sub_version: u32) -> Source2Mesh {
                 id: id(x, y),
                 attribute_flags: if x == 1 && y == 1 { 0x10000 } else { 0 },
                 hull_index: 0,
-                connections: vec![Vec::new(); 4],
+                connections: ShortVec::from([
+                    ShortVec::new(),
+                    ShortVec::new(),
+                    ShortVec::new(),
+                    ShortVec::new(),
+                ]),
                 ..Area::default()
             };
             if layout.has_polygon_pool() {
