@@ -52,8 +52,8 @@ pub use geometry::geometry;
 pub use kv3::{Kv3Blob, Kv3Document, Kv3Value};
 pub use layout::{GenLayout, Layout};
 pub use model::{
-    Area, ByteString, Connection, GenerationParams, HidingSpot, HullParams, Ladder, MovableMesh,
-    Polygon, Source2Mesh, TransformedBounds,
+    Area, ByteString, Connection, ConnectionList, GenerationParams, HidingSpot, HullParams, Ladder,
+    MovableMesh, Polygon, Source2Mesh, TransformedBounds,
 };
 pub use navigation::navigation;
 pub use validate::validate;
@@ -149,7 +149,7 @@ impl Format for Source2Nav {
                 model
                     .areas
                     .iter()
-                    .flat_map(|a| a.connections.iter().map(Vec::len))
+                    .flat_map(|a| a.connections.iter().map(|list| list.len()))
                     .sum(),
                 model.areas.iter().map(|a| a.hiding_spots.len()).sum(),
                 model.ladders.len(),

@@ -7,7 +7,7 @@
 //! that are not (`hull_count`, which may be below the hull records stored, and the corner count
 //! of an area, which is its polygon's) are checked by the writer.
 
-use nav_core::RawF32;
+use nav_core::{RawF32, ShortVec};
 
 use crate::kv3::{CUSTOM_DATA_FORMAT, GENERIC_FORMAT, Kv3Blob, Kv3Value, empty_kv3, kv3_v5};
 use crate::layout::{GenLayout, Layout, NO_MOVABLE_MESH, has_custom_data};
@@ -108,8 +108,8 @@ pub struct Source2Mesh {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Polygon {
-    /// Indices into [`Source2Mesh::corners`] (at most 255).
-    pub corners: Vec<u32>,
+    /// Indices into [`Source2Mesh::corners`] (at most 255), up to 4 kept inline.
+    pub corners: ShortVec<u32, 4>,
     /// v35+: the movable mesh the polygon belongs to; [`NO_MOVABLE_MESH`] for the static world
     /// (and in files before v35, which do not store it).
     pub movable_mesh_id: u32,
@@ -118,7 +118,7 @@ pub struct Polygon {
 impl Default for Polygon {
     fn default() -> Self {
         Polygon {
-            corners: Vec::new(),
+            corners: ShortVec::new(),
             movable_mesh_id: NO_MOVABLE_MESH,
         }
     }
@@ -148,14 +148,15 @@ pub struct Area {
     pub hull_index: u8,
     /// v31+: index into [`Source2Mesh::polygons`] (0 in v30 files).
     pub polygon: u32,
-    /// v30: the corners, stored in the area (empty from v31).
-    pub corners: Vec<Vec3>,
+    /// v30: the corners, stored in the area (empty from v31); up to 4 kept inline.
+    pub corners: ShortVec<Vec3, 4>,
     /// A float after the corners, 0 in every known file but one (read as unused by the public
     /// readers).
     pub unknown_float: RawF32,
     /// The connections of each edge: one list per corner, edge `i` running from corner `i` to
-    /// corner `i + 1`.
-    pub connections: Vec<Vec<Connection>>,
+    /// corner `i + 1`. Up to 4 lists of up to 2 connections each are kept inside the area, so
+    /// that copying a file into a model does not allocate per area.
+    pub connections: ShortVec<ConnectionList, 4>,
     /// Hiding spots (at most 255).
     pub hiding_spots: Vec<HidingSpot>,
     /// Ids of the ladders above.
@@ -163,6 +164,9 @@ pub struct Area {
     /// Ids of the ladders below.
     pub ladders_below: Vec<u32>,
 }
+
+/// The connections across one edge of an area (up to 2 kept inline).
+pub type ConnectionList = ShortVec<Connection, 2>;
 
 /// A connection across an edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -366,7 +370,7 @@ impl Source2Mesh {
     pub fn area_corners(&self, i: usize) -> Option<Vec<Vec3>> {
         let area = self.areas.get(i)?;
         if self.version < 31 {
-            return Some(area.corners.clone());
+            return Some(area.corners.to_vec());
         }
         let poly = self.polygons.get(area.polygon as usize)?;
         poly.corners

@@ -5,7 +5,7 @@
 //! samples can carry custom data (an `arealist`) without copying a game file; the empty meshes
 //! and their generation parameters from [`crate::model`].
 
-use nav_core::RawF32;
+use nav_core::{RawF32, ShortVec};
 
 use crate::kv3::{CUSTOM_DATA_FORMAT, Kv3Blob, Kv3Value};
 pub use crate::kv3::{empty_kv3, kv3_v5};
@@ -108,7 +108,12 @@ pub fn room(version: u32, sub_version: u32) -> Source2Mesh {
                 id: id(x, y),
                 attribute_flags: if x == 1 && y == 1 { 0x10000 } else { 0 },
                 hull_index: 0,
-                connections: vec![Vec::new(); 4],
+                connections: ShortVec::from([
+                    ShortVec::new(),
+                    ShortVec::new(),
+                    ShortVec::new(),
+                    ShortVec::new(),
+                ]),
                 ..Area::default()
             };
             if layout.has_polygon_pool() {
