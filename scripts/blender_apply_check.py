@@ -78,8 +78,8 @@ def edit_through_bmesh(obj):
     bm.from_mesh(me)
     bm.verts.ensure_lookup_table()
     bm.faces.ensure_lookup_table()
-    # The vertex: one inside the mesh (on three or more faces), moved across the ground.
-    vert = next(v for v in bm.verts if len(v.link_faces) >= 3)
+    # The vertex: the one on most faces, moved across the ground.
+    vert = max(bm.verts, key=lambda v: len(v.link_faces))
     moved_from = tuple(world @ vert.co)
     at = world @ vert.co
     at.x += 0.5
