@@ -145,6 +145,34 @@ pub trait Format {
         None
     }
 
+    /// Puts a mesh edit onto the model ([`crate::edit`]), keeping everything the mesh does not
+    /// show, and returns one line per change, like [`Format::fix`]
+    /// (`"triangles[12]: vertex 40 moved to (1, 2, 3)"`). `None` for a format that cannot
+    /// apply edits (no geometry, or not implemented yet).
+    ///
+    /// `original` is [`Format::geometry`] of this model, which the edit was matched against:
+    /// its polygons' [`crate::geometry::Polygon::record`] name the records, and its
+    /// [`crate::geometry::Geometry::vertex_identity`] says what a vertex index names. The rules:
+    ///
+    /// - a moved vertex changes only its coordinates (raw bits of everything else kept);
+    /// - a deleted polygon deletes its record, and the format's `fix` then drops what referred
+    ///   to it;
+    /// - an added face becomes a new record with the format's defaults and the next free id;
+    /// - an attribute change sets the record's field of that name.
+    ///
+    /// What the format cannot hold (a quad in a triangle format that cannot split it, an
+    /// attribute value out of range) is refused with an error. Callers go through
+    /// [`crate::edit::apply_mesh`], which calls this only for a non-empty edit and keeps the
+    /// model unchanged on error. The default returns `None`.
+    fn apply(
+        &self,
+        _model: &mut Self::Model,
+        _original: &crate::geometry::Geometry,
+        _edit: &crate::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        None
+    }
+
     /// The model as a navigation graph ([`crate::navigation`]): the cells the game paths over,
     /// with the ids users know, and directed edges of the kinds the file stores. `None` for a
     /// format that has not mapped itself yet.

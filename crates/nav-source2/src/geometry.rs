@@ -140,7 +140,7 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
         g.polygons.push(Polygon {
             vertices,
             kind,
-            neighbours: Vec::new(),
+            ..Polygon::default()
         });
         node_of.push(Some(node));
     }

@@ -155,6 +155,7 @@ fn faces(file: &Nav2File, dc: &DataChunk, g: &mut Geometry) {
             vertices,
             kind,
             neighbours,
+            ..Polygon::default()
         });
     }
 }

@@ -9,6 +9,7 @@
 //!
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
+use nav_core::edit::{EditedMesh, MatchOptions};
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::navigation::Graph;
 use nav_core::oracle::{
@@ -301,6 +302,11 @@ pub trait Opened: Send + Sync {
     fn geometry(&self) -> Option<Geometry>;
     /// The navigation graph ([`Format::navigation`]); `None` without a mapping.
     fn navigation(&self) -> Option<Graph>;
+    /// Puts geometry edited in a 3D tool back onto the model ([`nav_core::edit::apply_mesh`]:
+    /// matched against [`Opened::geometry`], then [`Format::apply`]); one line per change. An
+    /// unedited mesh changes nothing (the model writes its original bytes); on an error the
+    /// model is left as it was.
+    fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error>;
     /// The model as a compact serde tree, for [`crate::diff`].
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
     /// A copy of this model, as a new opened model.
@@ -377,6 +383,10 @@ where
 
     fn navigation(&self) -> Option<Graph> {
         Format::navigation(&self.format, &self.model)
+    }
+
+    fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error> {
+        nav_core::edit::apply_mesh(&self.format, &mut self.model, mesh, options)
     }
 
     fn model_tree(&self) -> Result<crate::diff::Tree, Error> {

@@ -7,6 +7,12 @@
 //! The graph is the format's nodes and links where it has one (Quake), or one derived from the
 //! polygons (Source area connections).
 //!
+//! Every polygon also says which record of the file it is ([`Record`]: its position in the
+//! format's list and the id users know) and carries that record's raw attribute values (flags as
+//! stored, named by [`Geometry::attributes`]); [`Geometry::vertex_identity`] says whether the
+//! vertices are the file's own shared vertices or each polygon's own corners. That is what
+//! [`crate::edit`] needs to put geometry edited in a 3D tool back onto the file.
+//!
 //! Coordinates are the engine's own world units and axes; [`UpAxis`] says which axis points up, so
 //! that an exporter can turn them into the Y-up convention of glTF and OBJ, and a renderer can look
 //! down on the two horizontal axes.
@@ -19,8 +25,38 @@ pub use axis::UpAxis;
 pub use mesh::{ARBITRARY_MAX_TRIANGLES, ARBITRARY_MAX_VERTICES};
 pub use mesh::{FaultyTriangle, TriangleFault, TriangleMesh};
 
+/// Which record of the file a [`Polygon`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Record {
+    /// The part of the file the record is in: an index into [`Geometry::parts`] (a navmesh of
+    /// a Skyrim plugin); 0 in a file of one part.
+    pub part: u32,
+    /// The record's position in the format's list of such records (`triangles[12]`,
+    /// `areas[3]`), within its part.
+    pub index: u32,
+    /// The id users know the record by, where the format has one (a Source area id); `None`
+    /// where the position is the only name.
+    pub id: Option<u64>,
+}
+
+/// How [`Geometry::vertices`] relate to what the file stores: what a vertex *is* for
+/// [`crate::edit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum VertexIdentity {
+    /// Not said: a format that has not mapped its vertices. Mesh edits cannot be applied.
+    #[default]
+    Unknown,
+    /// The file has a vertex list (several, one per part, after one another) and vertex `i`
+    /// here is its vertex `i`, 1:1 in order; polygons that share a vertex in the file share it
+    /// here. Moving a vertex moves the file's vertex, in every polygon that uses it.
+    Shared,
+    /// The file has no vertex list: every polygon has its own corners, and every vertex here
+    /// belongs to exactly one polygon. Moving a vertex moves that one corner of that one record.
+    Corners,
+}
+
 /// A polygon over [`Geometry::vertices`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Polygon {
     /// Vertex indices, in winding order (3 for a triangle, 4 for a quad).
     pub vertices: Vec<u32>,
@@ -29,6 +65,11 @@ pub struct Polygon {
     /// For edge `i` (from vertex `i` to vertex `i + 1`), the polygon across it, where known.
     /// Empty when the format does not record adjacency.
     pub neighbours: Vec<Option<u32>>,
+    /// The record of the file this polygon is; `None` for a format that has not said.
+    pub record: Option<Record>,
+    /// The record's raw attribute values as stored (flags as the integer the file holds), one
+    /// per name of [`Geometry::attributes`], in that order; empty when the format gives none.
+    pub attributes: Vec<i64>,
 }
 
 /// A graph node.
@@ -79,6 +120,14 @@ pub struct Geometry {
     pub kinds: Vec<String>,
     /// Parts of the input left out of this geometry, in file order (empty when nothing was).
     pub omitted: Vec<Omitted>,
+    /// The names of [`Polygon::attributes`], in order, as the format's JSON names the fields
+    /// (`flags`, `cover_flags`).
+    pub attributes: Vec<String>,
+    /// What a vertex is: the file's own shared vertex, or one polygon's own corner.
+    pub vertex_identity: VertexIdentity,
+    /// The names of the parts [`Record::part`] indexes (a plugin's navmeshes by FormID), in
+    /// order; empty for a file of one part.
+    pub parts: Vec<String>,
 }
 
 impl Geometry {
@@ -92,6 +141,9 @@ impl Geometry {
             links: Vec::new(),
             kinds: Vec::new(),
             omitted: Vec::new(),
+            attributes: Vec::new(),
+            vertex_identity: VertexIdentity::Unknown,
+            parts: Vec::new(),
         }
     }
 
@@ -126,7 +178,7 @@ impl Geometry {
         self.polygons.push(Polygon {
             vertices,
             kind,
-            neighbours: Vec::new(),
+            ..Polygon::default()
         });
         u32::try_from(self.polygons.len() - 1).unwrap_or(u32::MAX)
     }
@@ -170,19 +222,23 @@ impl Geometry {
         }))
     }
 
-    /// Whether every index (polygon vertices, neighbours, link ends, kinds) names something that
-    /// exists. Format mappings keep this true; exporters rely on it.
+    /// Whether every index (polygon vertices, neighbours, link ends, kinds, record parts) names
+    /// something that exists and no polygon has more attribute values than there are names.
+    /// Format mappings keep this true; exporters rely on it.
     pub fn is_consistent(&self) -> bool {
         let nv = self.vertices.len();
         let np = self.polygons.len();
         let nn = self.nodes.len();
         let nk = self.kinds.len();
+        let parts = self.parts.len().max(1);
         self.polygons.iter().all(|p| {
             p.vertices.len() >= 3
                 && p.vertices.iter().all(|v| (*v as usize) < nv)
                 && usize::from(p.kind) < nk
                 && (p.neighbours.is_empty() || p.neighbours.len() == p.vertices.len())
                 && p.neighbours.iter().flatten().all(|n| (*n as usize) < np)
+                && p.record.is_none_or(|r| (r.part as usize) < parts)
+                && p.attributes.len() <= self.attributes.len()
         }) && self.nodes.iter().all(|n| usize::from(n.kind) < nk)
             && self
                 .links

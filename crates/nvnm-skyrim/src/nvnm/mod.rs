@@ -14,6 +14,7 @@
 //! - [`dump`]: the text dump.
 //! - [`navigation`]: the navmesh as a navigation graph (`Format::navigation`).
 
+pub mod apply;
 pub mod dump;
 pub mod fix;
 pub mod model;
@@ -150,6 +151,16 @@ impl Format for Nvnm {
     /// [`crate::geometry`].
     fn geometry(&self, model: &Self::Model) -> Option<nav_core::geometry::Geometry> {
         Some(crate::geometry::geometry(model))
+    }
+
+    /// Moves vertices, adds triangles, deletes triangles (then [`fix`]); see [`apply`].
+    fn apply(
+        &self,
+        model: &mut Self::Model,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
     }
 
     /// Triangles as cells, neighbours as walk edges, edge links and door triangles as exits;
