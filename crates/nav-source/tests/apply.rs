@@ -309,6 +309,7 @@ fn an_added_rectangle_is_a_new_area_and_anything_else_is_refused() {
 
 #[test]
 fn an_attribute_change_sets_the_flags() {
+    let mut words_checked = 0;
     for file in FILES {
         let Some((model, g, a)) = sample(file) else {
             continue;
@@ -337,11 +338,45 @@ fn an_attribute_change_sets_the_flags() {
         assert_eq!(written(&edited), expected, "{file}");
         no_errors(&edited, file);
 
+        // The flavour's word (TF2's tf_attributes, Left 4 Dead's spawn_attributes) likewise.
+        if let Some(word) = g.attributes.get(1) {
+            let mut words: Vec<i64> = g.polygons.iter().map(|p| p.attributes[1]).collect();
+            let was = words[a];
+            words[a] ^= 0x4;
+            let mut mesh = as_split_triangles(&g);
+            mesh.attributes = vec![(
+                word.clone(),
+                words.iter().flat_map(|w| [*w, *w]).collect(), // two triangles an area
+            )];
+            let mut edited = model.clone();
+            let lines = apply(&mut edited, &mesh).unwrap();
+            assert_eq!(
+                lines,
+                [format!(
+                    "areas[id {id}].{word}: set to {:#x} (was {was:#x})",
+                    was ^ 0x4
+                )],
+                "{file}"
+            );
+            assert_eq!(
+                nav_source::geometry::attribute_values(&[&g.attributes[0], word], &edited.areas[a])
+                    [1],
+                was ^ 0x4
+            );
+            words_checked += 1;
+        }
+
         // A value the version's flags cannot hold is refused.
         let mut wide = values;
         wide[a] = 1 << 40;
         mesh.attributes = vec![("attribute_flags".into(), wide)];
         let e = apply(&mut model.clone(), &mesh).unwrap_err().to_string();
         assert!(e.contains("does not fit"), "{file}: {e}");
+    }
+    if nav_core::testing::corpus_required() {
+        assert_eq!(
+            words_checked, 2,
+            "a TF2 and a Left 4 Dead file change their own word"
+        );
     }
 }

@@ -327,3 +327,18 @@ fn an_attribute_change_sets_the_flags() {
         no_errors(&edited, file);
     }
 }
+
+#[test]
+fn a_pool_with_a_corner_that_is_not_finite_is_refused() {
+    let mut model = nav_source2::samples::room(35, 0);
+    // A pool corner no polygon uses: the areas still map, but the pool cannot be the vertices.
+    model.corners.push([f32::NAN, 0.0, 0.0].map(RawF32::new));
+    let g = Source2Nav.geometry(&model).unwrap();
+    assert_eq!(g.vertex_identity, VertexIdentity::Unknown);
+    assert_eq!(g.polygons.len(), 4);
+    assert!(g.vertices.iter().flatten().all(|c| c.is_finite()));
+    let mut edited = model.clone();
+    let e = apply(&mut edited, &as_ngons(&g)).unwrap_err().to_string();
+    assert!(e.contains("does not map its records"), "{e}");
+    assert_eq!(edited, model);
+}
