@@ -11,6 +11,8 @@
 //! - [`write()`] serialises a model, [`write_view`] a view.
 //! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
 //!   hand edit (what `navkit fix` runs).
+//! - [`apply::apply`] puts geometry edited in a 3D tool back onto the model, keeping the rest
+//!   (what `navkit apply` runs).
 //! - [`navigation()`] maps the areas, connections and ladders to the navigation graph
 //!   ([`nav_core::navigation::Graph`]) the path queries run on.
 //! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);
@@ -40,6 +42,7 @@ use core::fmt;
 
 use nav_core::{Finding, Format, Result, Summary};
 
+pub mod apply;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 pub mod dump;
@@ -195,6 +198,15 @@ impl Format for SourceNav {
         Some(navigation(model))
     }
 
+    fn apply(
+        &self,
+        model: &mut SourceMesh,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
+    }
+
     /// Areas and ladders are known by their ids.
     fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
         matches!(list, "areas" | "ladders").then_some(nav_core::RecordIdentity::Field("id"))
@@ -311,6 +323,15 @@ impl Format for SourceNavAs {
 
     fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
         SourceNav.navigation(model)
+    }
+
+    fn apply(
+        &self,
+        model: &mut SourceMesh,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        SourceNav.apply(model, original, edit)
     }
 
     fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
