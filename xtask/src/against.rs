@@ -24,20 +24,29 @@ pub struct Against {
     pub filter: Option<String>,
 }
 
-/// One benchmark's figure in one run: bytes per iteration and the median nanoseconds.
+/// One benchmark's figure in one run: bytes per iteration (for a benchmark with a throughput)
+/// and the median nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Figure {
-    pub bytes: f64,
+    pub bytes: Option<f64>,
     pub median_ns: f64,
 }
 
 impl Figure {
-    /// Bytes per second.
+    /// Bytes per second, or iterations per second for a benchmark without a throughput.
     fn rate(self) -> f64 {
         if self.median_ns > 0.0 {
-            self.bytes / (self.median_ns / 1e9)
+            self.bytes.unwrap_or(1.0) / (self.median_ns / 1e9)
         } else {
             0.0
+        }
+    }
+
+    /// The figure as the tables give it: a throughput, or the median time.
+    pub fn text(self) -> String {
+        match self.bytes {
+            Some(bytes) => crate::bench::throughput(bytes, self.median_ns),
+            None => crate::bench::median_time(self.median_ns),
         }
     }
 }
@@ -174,13 +183,13 @@ pub fn criterion_figures(dir: &Path) -> Vec<(String, Figure)> {
         ) else {
             continue;
         };
-        let (Some(group), Some(function), Some(bytes)) = (
+        let (Some(group), Some(function)) = (
             string_field(&meta, "group_id"),
             string_field(&meta, "function_id"),
-            number_after(&meta, "\"Bytes\":"),
         ) else {
             continue;
         };
+        let bytes = number_after(&meta, "\"Bytes\":");
         let Some(median_ns) = est
             .find("\"median\"")
             .and_then(|i| number_after(&est[i..], "\"point_estimate\":"))
@@ -203,8 +212,8 @@ fn render(rev: &str, best: &BTreeMap<String, [Option<Figure>; 2]>) -> String {
                 let change = (n.rate() / o.rate() - 1.0) * 100.0;
                 t.push_str(&format!(
                     "| {what} | {} | {} | {change:+.1} % |\n",
-                    crate::bench::throughput(o.bytes, o.median_ns),
-                    crate::bench::throughput(n.bytes, n.median_ns),
+                    o.text(),
+                    n.text(),
                 ));
             }
             (None, Some(_)) => alone.push(format!("{what} (only in this tree)")),
@@ -242,12 +251,19 @@ mod tests {
         let gib = 1024.0 * 1024.0 * 1024.0;
         let fig = |ns| {
             Some(Figure {
-                bytes: gib,
+                bytes: Some(gib),
+                median_ns: ns,
+            })
+        };
+        let timed = |ns| {
+            Some(Figure {
+                bytes: None,
                 median_ns: ns,
             })
         };
         let mut best = BTreeMap::new();
         best.insert("q: parse".to_string(), [fig(1e9), fig(5e8)]);
+        best.insert("n: 1,000 paths".to_string(), [timed(4e6), timed(2e6)]);
         best.insert("q: new".to_string(), [None, fig(1e9)]);
         let t = render("v1", &best);
         assert!(
@@ -255,5 +271,9 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("q: new (only in this tree)"), "{t}");
+        assert!(
+            t.contains("| n: 1,000 paths | 4.00 ms | 2.00 ms | +100.0 % |"),
+            "{t}"
+        );
     }
 }

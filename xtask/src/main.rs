@@ -18,9 +18,13 @@
 //!   `nice -n 19` with `--nice`, with a working corpus kept under `target/fuzz-campaign/`,
 //!   minimised at the end; findings minimised into `fuzz/regressions/<target>/`; one row per
 //!   target added to `docs/fuzzing.md` as each target finishes.
-//! - `bench [--quick] [--no-criterion] [--runs N]`: every crate's criterion benchmarks, navkit's
-//!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), and the
-//!   README's performance table rewritten from both.
+//! - `bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N]`: every crate's
+//!   criterion benchmarks (throughputs, and the navigation benches' times), navkit's
+//!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), the Python
+//!   package beside awpy and bethkit in one process (`crates/navkit-python/bench/`, in a
+//!   virtualenv `target/venv-bench`; [`peers`]), and the README's performance table rewritten from
+//!   all of them. `--quick`: shorter criterion runs, 10 whole-process runs, fewer Python runs.
+//!   `--python-only` prints the Python table and leaves the README alone.
 //! - `bench --against REV [--rounds N] [--filter REGEX] [--quick]`: every criterion benchmark
 //!   beside the same benchmark built from revision `REV` (checked out under `target/against/`),
 //!   old and new run alternately for N rounds (default 2); prints each figure and the change.
@@ -28,12 +32,13 @@
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
 //!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
 //!
-//! It has no dependencies: it only runs cargo, the built `navkit`, and Python for `test` and
-//! `wheel`.
+//! It has no dependencies: it only runs cargo, the built `navkit`, and Python for `test`,
+//! `wheel` and `bench`.
 
 mod against;
 mod bench;
 mod fuzz;
+mod peers;
 mod python;
 
 use std::path::{Path, PathBuf};
@@ -66,7 +71,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <test | wheel | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <test | wheel | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }

@@ -13,9 +13,9 @@ use std::time::Instant;
 
 use super::{Result, cargo, corpus_root, root, run};
 
-/// What the virtualenv gets, pinned. numpy 2.4 needs Python 3.11; older interpreters get the
+/// What the test virtualenv gets, pinned (the bench's adds its peers: [`crate::peers`]). numpy 2.4 needs Python 3.11; older interpreters get the
 /// last numpy that supports them. pytest 8.4 is the last release for Python 3.9.
-const REQUIREMENTS: &[&str] = &[
+pub(crate) const REQUIREMENTS: &[&str] = &[
     "maturin==1.16.0",
     "numpy==2.4.6; python_version >= '3.11'",
     "numpy==2.0.2; python_version < '3.11'",
@@ -23,16 +23,17 @@ const REQUIREMENTS: &[&str] = &[
 ];
 
 /// The Python package's crate.
-const MANIFEST: &str = "crates/navkit-python/Cargo.toml";
+pub(crate) const MANIFEST: &str = "crates/navkit-python/Cargo.toml";
 
-fn target_dir() -> PathBuf {
+/// Cargo's target folder (`CARGO_TARGET_DIR`, else the workspace's `target/`).
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"))
 }
 
 /// Runs one step and says how long it took.
-fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
+pub(crate) fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
     eprintln!("xtask: == {what}");
     let start = Instant::now();
     let result = step();
@@ -44,9 +45,9 @@ fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
     result
 }
 
-/// The virtualenv's folder, and the path of its interpreter.
-fn venv() -> (PathBuf, PathBuf) {
-    let dir = target_dir().join("venv-py");
+/// The folder of the virtualenv `target/NAME`, and the path of its interpreter.
+fn venv(name: &str) -> (PathBuf, PathBuf) {
+    let dir = target_dir().join(name);
     let python = if cfg!(windows) {
         dir.join("Scripts").join("python.exe")
     } else {
@@ -55,14 +56,20 @@ fn venv() -> (PathBuf, PathBuf) {
     (dir, python)
 }
 
-/// Makes the virtualenv if it is missing, and installs the pinned requirements into it.
-fn prepare_venv() -> Result<(PathBuf, PathBuf)> {
-    let (dir, python) = venv();
+/// Makes the virtualenv `target/NAME` if it is missing, and installs `requirements` into it.
+pub(crate) fn prepare_venv(name: &str, requirements: &[&str]) -> Result<(PathBuf, PathBuf)> {
+    let (dir, python) = venv(name);
     if !python.is_file() {
         let base = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
         run(Command::new(base).arg("-m").arg("venv").arg(&dir))?;
     }
-    run(Command::new(&python)
+    pip_install(&python, requirements)?;
+    Ok((dir, python))
+}
+
+/// `pip install` of `requirements` with the virtualenv's interpreter `python`.
+pub(crate) fn pip_install(python: &Path, requirements: &[&str]) -> Result {
+    run(Command::new(python)
         .args([
             "-m",
             "pip",
@@ -70,12 +77,11 @@ fn prepare_venv() -> Result<(PathBuf, PathBuf)> {
             "--quiet",
             "--disable-pip-version-check",
         ])
-        .args(REQUIREMENTS))?;
-    Ok((dir, python))
+        .args(requirements))
 }
 
 /// `maturin` run from the virtualenv, as if it were activated.
-fn maturin(dir: &Path, python: &Path) -> Command {
+pub(crate) fn maturin(dir: &Path, python: &Path) -> Command {
     let bin = python.parent().unwrap_or(dir);
     let mut c = Command::new(bin.join("maturin"));
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -149,7 +155,7 @@ fn prepare_or_fail() -> Result<(PathBuf, PathBuf)> {
     timed(
         "python: virtualenv target/venv-py with maturin, numpy, pytest",
         || {
-            made = Some(prepare_venv()?);
+            made = Some(prepare_venv("venv-py", REQUIREMENTS)?);
             Ok(())
         },
     )?;
