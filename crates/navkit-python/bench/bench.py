@@ -140,12 +140,16 @@ def peer(name: str) -> tuple[Any, str]:
 
 
 def centres(mesh: "navkit.Navmesh") -> np.ndarray:
-    """Each cell's centre, the mean of its polygon's corners (awpy's centroid), float32 N×3."""
+    """The centre of each cell with a polygon, the mean of its corners (awpy's centroid),
+    float32 N×3."""
     vertices = mesh.vertices.astype(np.float64)
     offsets, indices = mesh.polygons
     counts = np.diff(offsets)
-    sums = np.add.reduceat(vertices[indices], offsets[:-1], axis=0)
-    return (sums / counts[:, None]).astype(np.float32)
+    corners = np.cumsum(vertices[indices], axis=0)
+    corners = np.vstack([np.zeros((1, 3)), corners])
+    sums = corners[offsets[1:]] - corners[offsets[:-1]]
+    keep = counts > 0
+    return (sums[keep] / counts[keep, None]).astype(np.float32)
 
 
 def cs2(table: Table, path: Path, clock: Clock, repeat: int, awpy_points: int) -> None:
