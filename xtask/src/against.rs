@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::criterion::{Figure, criterion_figures, string_field, throughput};
+use crate::criterion::{Figure, criterion_figures, string_field};
 use crate::{Result, root, run};
 
 /// The options of `bench --against`.
@@ -152,8 +152,8 @@ fn render(rev: &str, best: &BTreeMap<String, [Option<Figure>; 2]>) -> String {
                 let change = (n.rate() / o.rate() - 1.0) * 100.0;
                 t.push_str(&format!(
                     "| {what} | {} | {} | {change:+.1} % |\n",
-                    throughput(o.bytes, o.median_ns),
-                    throughput(n.bytes, n.median_ns),
+                    o.text(),
+                    n.text(),
                 ));
             }
             (None, Some(_)) => alone.push(format!("{what} (only in this tree)")),
@@ -191,12 +191,19 @@ mod tests {
         let gib = 1024.0 * 1024.0 * 1024.0;
         let fig = |ns| {
             Some(Figure {
-                bytes: gib,
+                bytes: Some(gib),
+                median_ns: ns,
+            })
+        };
+        let timed = |ns| {
+            Some(Figure {
+                bytes: None,
                 median_ns: ns,
             })
         };
         let mut best = BTreeMap::new();
         best.insert("q: parse".to_string(), [fig(1e9), fig(5e8)]);
+        best.insert("n: 1,000 paths".to_string(), [timed(4e6), timed(2e6)]);
         best.insert("q: new".to_string(), [None, fig(1e9)]);
         let t = render("v1", &best);
         assert!(
@@ -204,5 +211,9 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("q: new (only in this tree)"), "{t}");
+        assert!(
+            t.contains("| n: 1,000 paths | 4.00 ms | 2.00 ms | +100.0 % |"),
+            "{t}"
+        );
     }
 }

@@ -23,7 +23,7 @@ fn base_python() -> String {
 }
 
 /// Makes `target/venv-bpy` if it is missing and installs Blender and pytest into it.
-fn prepare() -> Result<PathBuf> {
+pub(super) fn prepare() -> Result<PathBuf> {
     let dir = target_dir().join("venv-bpy");
     let python = dir.join("bin").join("python");
     timed(
@@ -47,15 +47,14 @@ fn prepare() -> Result<PathBuf> {
 }
 
 /// The add-on's pytest suite in Blender, against the debug wheel `cargo xtask test` built.
-pub(super) fn tests(corpus: Option<&Path>) -> Result {
+pub(super) fn tests(python: &Path, corpus: Option<&Path>) -> Result {
     let bin = navkit_bin()?;
-    let python = prepare()?;
     let wheel = find_wheel(&target_dir().join("wheels-dev")).or_else(|_| dev_wheel())?;
     timed("blender: the wheel into target/venv-bpy", || {
-        install_wheel(&python, &wheel)
+        install_wheel(python, &wheel)
     })?;
     timed("blender: pytest blender/tests (in bpy 4.5)", || {
-        let mut pytest = Command::new(&python);
+        let mut pytest = Command::new(python);
         pytest
             .args([
                 "-m",
@@ -79,7 +78,7 @@ pub(super) fn package() -> Result {
     let wheel = find_wheel(&target_dir().join("wheels"))?;
     let version = env!("CARGO_PKG_VERSION");
     let zip = target_dir().join(format!("navkit-blender-{version}.zip"));
-    let (_, python) = super::python::venv();
+    let (_, python) = super::python::venv("venv-py");
     // Python's zipfile, from the virtualenv `wheel` made: xtask has no dependencies.
     let script = r#"
 import pathlib, re, sys, zipfile

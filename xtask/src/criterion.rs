@@ -4,25 +4,35 @@
 
 use std::path::{Path, PathBuf};
 
-/// One benchmark's figure in one run: bytes per iteration and the median nanoseconds.
+/// One benchmark's figure in one run: bytes per iteration (for a benchmark with a throughput)
+/// and the median nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Figure {
-    pub bytes: f64,
+    pub bytes: Option<f64>,
     pub median_ns: f64,
 }
 
 impl Figure {
-    /// Bytes per second.
+    /// Bytes per second, or iterations per second for a benchmark without a throughput.
     pub fn rate(self) -> f64 {
         if self.median_ns > 0.0 {
-            self.bytes / (self.median_ns / 1e9)
+            self.bytes.unwrap_or(1.0) / (self.median_ns / 1e9)
         } else {
             0.0
         }
     }
+
+    /// The figure as the tables give it: a throughput, or the median time.
+    pub fn text(self) -> String {
+        match self.bytes {
+            Some(bytes) => throughput(bytes, self.median_ns),
+            None => median_time(self.median_ns),
+        }
+    }
 }
 
-/// Every benchmark with a throughput under a criterion output folder, by `group: function`.
+/// Every benchmark under a criterion output folder, by `group: function`: with its throughput
+/// where it has one, else its median time alone.
 pub fn criterion_figures(dir: &Path) -> Vec<(String, Figure)> {
     let mut found = Vec::new();
     collect_named(dir, "benchmark.json", &mut found);
@@ -37,13 +47,13 @@ pub fn criterion_figures(dir: &Path) -> Vec<(String, Figure)> {
         ) else {
             continue;
         };
-        let (Some(group), Some(function), Some(bytes)) = (
+        let (Some(group), Some(function)) = (
             string_field(&meta, "group_id"),
             string_field(&meta, "function_id"),
-            number_after(&meta, "\"Bytes\":"),
         ) else {
             continue;
         };
+        let bytes = number_after(&meta, "\"Bytes\":");
         let Some(median_ns) = est
             .find("\"median\"")
             .and_then(|i| number_after(&est[i..], "\"point_estimate\":"))
@@ -87,6 +97,19 @@ pub(crate) fn number_after(json: &str, key: &str) -> Option<f64> {
     rest[..end].parse().ok()
 }
 
+/// A median time in nanoseconds, in the unit that suits it (µs, ms or s, three figures).
+pub(crate) fn median_time(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
 /// Bytes per median time, in MiB/s or GiB/s.
 pub(crate) fn throughput(bytes: f64, ns: f64) -> String {
     if ns <= 0.0 {
@@ -120,6 +143,9 @@ mod tests {
             Some(550_000.5)
         );
         assert_eq!(throughput(1024.0 * 1024.0, 1e9), "1 MiB/s");
+        assert_eq!(median_time(2_345_678.0), "2.35 ms");
+        assert_eq!(median_time(12_500.0), "12.50 µs");
+        assert_eq!(median_time(3.5e9), "3.50 s");
         assert_eq!(
             throughput(3.0 * 1024.0 * 1024.0 * 1024.0, 1e9),
             "3.00 GiB/s"

@@ -3,7 +3,7 @@
 //!
 //! `test` runs every Rust test, then makes (once) a virtualenv under `target/venv-py` with
 //! pinned maturin, numpy and pytest, builds the `navkit` Python package's debug wheel once into
-//! `target/wheels-dev/` (installed here and, by [`crate::blender`], beside Blender) and runs its
+//! `target/wheels-dev/` (installed here and beside Blender) and runs its
 //! pytest suite, which compares against the `navkit` binary that the Rust tests built; then the
 //! Blender tests. `wheel` builds the release abi3 wheel into `target/wheels/`. Each step prints
 //! what it runs and how long it took.
@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use super::{Result, cargo, corpus_root, root, run};
+use super::{Result, cargo, root, run};
 
-/// What the virtualenv gets, pinned. numpy 2.4 needs Python 3.11; older interpreters get the
+/// What the test virtualenv gets, pinned (the bench's adds its peers: [`crate::peers`]). numpy 2.4 needs Python 3.11; older interpreters get the
 /// last numpy that supports them. pytest 8.4 is the last release for Python 3.9.
-const REQUIREMENTS: &[&str] = &[
+pub(crate) const REQUIREMENTS: &[&str] = &[
     "maturin==1.16.0",
     "numpy==2.4.6; python_version >= '3.11'",
     "numpy==2.0.2; python_version < '3.11'",
@@ -24,16 +24,17 @@ const REQUIREMENTS: &[&str] = &[
 ];
 
 /// The Python package's crate.
-const MANIFEST: &str = "crates/navkit-python/Cargo.toml";
+pub(crate) const MANIFEST: &str = "crates/navkit-python/Cargo.toml";
 
-pub(super) fn target_dir() -> PathBuf {
+/// Cargo's target folder (`CARGO_TARGET_DIR`, else the workspace's `target/`).
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"))
 }
 
 /// Runs one step and says how long it took.
-pub(super) fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
+pub(crate) fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
     eprintln!("xtask: == {what}");
     let start = Instant::now();
     let result = step();
@@ -45,9 +46,9 @@ pub(super) fn timed(what: &str, step: impl FnOnce() -> Result) -> Result {
     result
 }
 
-/// The virtualenv's folder, and the path of its interpreter.
-pub(super) fn venv() -> (PathBuf, PathBuf) {
-    let dir = target_dir().join("venv-py");
+/// The folder of the virtualenv `target/NAME`, and the path of its interpreter.
+pub(crate) fn venv(name: &str) -> (PathBuf, PathBuf) {
+    let dir = target_dir().join(name);
     let python = if cfg!(windows) {
         dir.join("Scripts").join("python.exe")
     } else {
@@ -56,14 +57,20 @@ pub(super) fn venv() -> (PathBuf, PathBuf) {
     (dir, python)
 }
 
-/// Makes the virtualenv if it is missing, and installs the pinned requirements into it.
-fn prepare_venv() -> Result<(PathBuf, PathBuf)> {
-    let (dir, python) = venv();
+/// Makes the virtualenv `target/NAME` if it is missing, and installs `requirements` into it.
+pub(crate) fn prepare_venv(name: &str, requirements: &[&str]) -> Result<(PathBuf, PathBuf)> {
+    let (dir, python) = venv(name);
     if !python.is_file() {
         let base = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
         run(Command::new(base).arg("-m").arg("venv").arg(&dir))?;
     }
-    run(Command::new(&python)
+    pip_install(&python, requirements)?;
+    Ok((dir, python))
+}
+
+/// `pip install` of `requirements` with the virtualenv's interpreter `python`.
+pub(crate) fn pip_install(python: &Path, requirements: &[&str]) -> Result {
+    run(Command::new(python)
         .args([
             "-m",
             "pip",
@@ -71,12 +78,11 @@ fn prepare_venv() -> Result<(PathBuf, PathBuf)> {
             "--quiet",
             "--disable-pip-version-check",
         ])
-        .args(REQUIREMENTS))?;
-    Ok((dir, python))
+        .args(requirements))
 }
 
 /// `maturin` run from the virtualenv, as if it were activated.
-fn maturin(dir: &Path, python: &Path) -> Command {
+pub(crate) fn maturin(dir: &Path, python: &Path) -> Command {
     let bin = python.parent().unwrap_or(dir);
     let mut c = Command::new(bin.join("maturin"));
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -87,35 +93,6 @@ fn maturin(dir: &Path, python: &Path) -> Command {
     }
     c.env("VIRTUAL_ENV", dir).current_dir(root());
     c
-}
-
-/// `cargo xtask test`: the Rust tests, then the Python tests. The Python tests run even when a
-/// Rust test failed, so that one run reports both; the task fails if either did.
-pub(super) fn test() -> Result {
-    let corpus = corpus_root();
-    let rust = timed("rust: cargo test --workspace --all-features", || {
-        let mut test = cargo();
-        test.args(["test", "--workspace", "--all-features"])
-            .env("INSTA_UPDATE", "no");
-        if corpus.is_some() {
-            test.env("NAVKIT_REQUIRE_CORPUS", "1");
-        }
-        run(&mut test)
-    });
-    let python = python_tests(corpus.as_deref());
-    let blender = match &python {
-        Ok(()) => crate::blender::tests(corpus.as_deref()),
-        Err(_) => Err("the Blender tests did not run: the Python package did not".to_string()),
-    };
-    let failed: Vec<String> = [rust, python, blender]
-        .into_iter()
-        .filter_map(Result::err)
-        .collect();
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(failed.join("\nxtask: "))
-    }
 }
 
 /// The navkit binary `cargo test` built, which the Python and Blender tests compare against.
@@ -179,10 +156,10 @@ pub(super) fn install_wheel(python: &Path, wheel: &Path) -> Result {
 }
 
 /// Builds the package into the virtualenv and runs pytest.
-fn python_tests(corpus: Option<&Path>) -> Result {
+pub(super) fn python_tests(corpus: Option<&Path>) -> Result {
     let bin = navkit_bin()?;
     let wheel = dev_wheel()?;
-    let (_, python) = venv();
+    let (_, python) = venv("venv-py");
     timed("python: the wheel into target/venv-py", || {
         install_wheel(&python, &wheel)
     })?;
@@ -211,7 +188,7 @@ pub(super) fn prepare_or_fail() -> Result<(PathBuf, PathBuf)> {
     timed(
         "python: virtualenv target/venv-py with maturin, numpy, pytest",
         || {
-            made = Some(prepare_venv()?);
+            made = Some(prepare_venv("venv-py", REQUIREMENTS)?);
             Ok(())
         },
     )?;
