@@ -74,6 +74,7 @@ def polygon_object(navkit, nav, name):
     if len(offsets) < 2:
         return None
     verts = mesh_io.to_blender(nav.vertices, nav.up)
+    verts, indices = mesh_io.loosen_bad_polygons(verts, offsets, indices)
     mesh = mesh_io.new_mesh(bpy, name, verts, offsets, indices)
     kinds = np.asarray(nav.polygon_kinds)
     names = nav.kinds
@@ -104,8 +105,12 @@ def graph_object(nav, name):
     nodes = np.asarray(nav.nodes)
     if len(nodes) == 0:
         return None
-    links = np.asarray(nav.links)
-    mesh = mesh_io.new_mesh(bpy, name, mesh_io.to_blender(nodes, nav.up), edges=links)
+    links = np.asarray(nav.links, dtype=np.int64).reshape(-1, 2)
+    # Blender holds one undirected edge per pair of vertices: a link each way is one edge, and
+    # a link from a node to itself is none.
+    pairs = np.sort(links, axis=1)
+    pairs = np.unique(pairs[pairs[:, 0] != pairs[:, 1]], axis=0)
+    mesh = mesh_io.new_mesh(bpy, name, mesh_io.to_blender(nodes, nav.up), edges=pairs)
     return bpy.data.objects.new(name, mesh)
 
 

@@ -46,6 +46,34 @@ def new_mesh(bpy, name, vertices, offsets=None, indices=None, edges=None):
     return mesh
 
 
+def loosen_bad_polygons(vertices, offsets, indices):
+    """Vertices and indices Blender can hold: a polygon that names one vertex twice in a row
+    (which game files can hold, and Blender cannot) gets its own copies of its corners,
+    appended after the file's vertices, so that every other index stays the file's."""
+    indices = np.asarray(indices, dtype=np.int64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    if len(indices) == 0:
+        return vertices, indices
+    sizes = np.diff(offsets)
+    polygon = np.repeat(np.arange(len(sizes)), sizes)
+    # The next corner of each corner, wrapping within its polygon.
+    following = np.arange(1, len(indices) + 1)
+    ends = offsets[1:] - 1
+    following[ends[sizes > 0]] = offsets[:-1][sizes > 0]
+    repeated = indices == indices[following]
+    bad = np.zeros(len(sizes), dtype=bool)
+    bad[polygon[repeated]] = True
+    bad |= sizes < 3
+    if not bad.any():
+        return vertices, indices
+    corners = np.flatnonzero(bad[polygon])
+    fresh = np.arange(len(vertices), len(vertices) + len(corners))
+    vertices = np.concatenate([vertices, vertices[indices[corners]]])
+    indices = indices.copy()
+    indices[corners] = fresh
+    return vertices, indices
+
+
 def set_attribute(mesh, name, domain, values):
     """Stores an integer (or float) array as a mesh attribute of ``domain`` (``FACE``, ``POINT``,
     ``EDGE``). Integers are stored as Blender's 32-bit ``INT``: values past its range keep their
