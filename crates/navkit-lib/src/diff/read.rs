@@ -94,11 +94,13 @@ impl<'f> Value<'f> {
         self.0.get(1..).unwrap_or_default()
     }
 
-    /// The contents of a sequence or map, after the length.
-    fn contents(self) -> &'f [u8] {
-        match self.tag() {
-            SEQ | MAP => length_at(self.body()).map_or(&[], |(_, rest)| rest),
-            _ => &[],
+    /// The contents after the length, of a value tagged `tag` ([`SEQ`] or [`MAP`]); none for
+    /// any other value.
+    fn contents(self, tag: u8) -> &'f [u8] {
+        if self.tag() == tag && matches!(tag, SEQ | MAP) {
+            length_at(self.body()).map_or(&[], |(_, rest)| rest)
+        } else {
+            &[]
         }
     }
 
@@ -109,11 +111,7 @@ impl<'f> Value<'f> {
 
     /// The elements of a sequence (none for anything else).
     pub(super) fn items(self) -> impl Iterator<Item = Value<'f>> {
-        let mut rest = if self.tag() == SEQ {
-            self.contents()
-        } else {
-            &[]
-        };
+        let mut rest = self.contents(SEQ);
         std::iter::from_fn(move || {
             let (v, r) = split(rest)?;
             rest = r;
@@ -123,11 +121,7 @@ impl<'f> Value<'f> {
 
     /// The fields of a map, name index and value (none for anything else).
     pub(super) fn fields(self) -> impl Iterator<Item = (u32, Value<'f>)> {
-        let mut rest = if self.tag() == MAP {
-            self.contents()
-        } else {
-            &[]
-        };
+        let mut rest = self.contents(MAP);
         std::iter::from_fn(move || {
             let (k, r) = name_at(rest)?;
             let (v, r) = split(r)?;
