@@ -191,9 +191,9 @@ fn diff(py: Python<'_>, a: &Bound<'_, Navmesh>, b: &Bound<'_, Navmesh>) -> PyRes
                 b.format_name()
             )));
         }
-        let ta = a.model_tree()?;
-        let tb = b.model_tree()?;
-        let changes = navkit_lib::diff::diff(a.format_name(), &ta, &tb);
+        let ta = a.model_flat(None)?;
+        let tb = b.model_flat(Some(&ta))?;
+        let changes = navkit_lib::diff::diff_flat(a.format_name(), &ta, &tb);
         Ok(changes.iter().map(ToString::to_string).collect())
     })
 }
