@@ -10,7 +10,8 @@ import navkit
 from conftest import cli, corpus_dir, need_corpus, one_per_format_and_version
 
 # The formats whose navmeshes take mesh edits (navkit apply).
-EDITABLE = {"nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm"}
+# A plugin is written back navmesh by navmesh, each through its NVNM.
+EDITABLE = {"nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm", "skyrim-plugin"}
 CASES = one_per_format_and_version() or [None]
 
 
@@ -51,8 +52,8 @@ def edit_case(name):
     return next(root.rglob(name))
 
 
-@pytest.mark.parametrize("name", ["vrf_de_mirage_v35.nav", "Cheat_Room_05005793.nvnm",
-                                  "ssav_136_127_nav.nav2"])
+@pytest.mark.parametrize("name", ["vrf_de_mirage_v35.nav", "Undaunted_040D4997.nvnm",
+                                  "ssav_136_127_nav.nav2", "css_de_dust2.nav"])
 def test_edits_through_bmesh_are_what_diff_shows(scene, addon, name, tmp_path):
     path = edit_case(name)
     nav = navkit.open(path)
@@ -66,13 +67,30 @@ def test_edits_through_bmesh_are_what_diff_shows(scene, addon, name, tmp_path):
     # Move one vertex of face 5 up by 4 units.
     moved = bm.faces[5].verts[0]
     moved.co.z += 4.0
-    # Change an attribute of face 9 (its first bit flipped).
+    n = len(bm.faces)
+    # Change an attribute of one face (its first bit flipped). A Fox Engine attribute belongs
+    # to a segment of several faces, which apply refuses to split: leave it there.
     layer_name = next(iter(attributes), None)
-    if layer_name is not None:
+    if layer_name is not None and nav.format != "nav2-mgsv":
         layer = bm.faces.layers.int[layer_name]
-        bm.faces[9][layer] ^= 1
-    # Delete face 20.
-    bmesh.ops.delete(bm, geom=[bm.faces[20]], context="FACES_ONLY")
+        bm.faces[n // 3][layer] ^= 1
+    # Add a face: a copy of one face's corners, one unit along X and Y toward the middle of the
+    # mesh (inside any bounds the format has; an axis-aligned Source area stays one).
+    source_face = bm.faces[n // 4]
+    template = [v.co.copy() for v in source_face.verts]
+    middle = sum((v.co for v in bm.verts), moved.co * 0) / len(bm.verts)
+    corner = sum(template, moved.co * 0) / len(template)
+    dx = 1.0 if middle.x > corner.x else -1.0
+    dy = 1.0 if middle.y > corner.y else -1.0
+    new_verts = [bm.verts.new((c.x + dx, c.y + dy, c.z)) for c in template]
+    added_face = bm.faces.new(new_verts)
+    # It carries the attribute values of the face it copies, as a modeller copying a face would.
+    for name in attributes:
+        layer = bm.faces.layers.int[name]
+        added_face[layer] = source_face[layer]
+    # Delete a face from the middle.
+    bm.faces.ensure_lookup_table()
+    bmesh.ops.delete(bm, geom=[bm.faces[n // 2]], context="FACES_ONLY")
     bm.to_mesh(mesh)
     bm.free()
     out = tmp_path / ("edited" + path.suffix)
@@ -83,6 +101,9 @@ def test_edits_through_bmesh_are_what_diff_shows(scene, addon, name, tmp_path):
     findings = navkit.open(out).validate()
     assert not [f for f in findings if f.severity == "error"], findings
     edited = navkit.open(out)
-    # One polygon fewer, the moved vertex somewhere new.
-    assert len(edited.polygons[0]) == len(nav.polygons[0]) - 1, text
+    # One polygon deleted and one added (a new face of n corners is one record, or n - 2
+    # triangles where the format holds triangles), the moved vertex somewhere new.
+    corners = len(template)
+    added = corners - 2 if nav.format == "nvnm-skyrim" else 1
+    assert len(edited.polygons[0]) == len(nav.polygons[0]) - 1 + added, text
     assert not np.array_equal(edited.vertices, nav.vertices)
