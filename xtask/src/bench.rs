@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::criterion::criterion_figures;
+use crate::criterion::{Row, criterion_figures};
 use crate::{Result, cargo, corpus_root, root, run};
 
 /// The options of `bench`.
@@ -403,18 +403,6 @@ fn positive(value: Option<&String>, option: &str) -> Result<u32> {
 
 /// A whole-process measurement of a command: median milliseconds and peak KiB.
 type Measure<'a> = dyn Fn(&[&std::ffi::OsStr]) -> Result<(f64, u64)> + 'a;
-
-/// One line of the performance table.
-pub(crate) struct Row {
-    /// What was measured.
-    pub(crate) what: String,
-    /// navkit's figure.
-    pub(crate) figure: String,
-    /// The peer's figure, where a peer was measured beside it.
-    pub(crate) peer: String,
-    /// The peer's time over navkit's, where both were measured in one run.
-    pub(crate) ratio: String,
-}
 
 fn render(rows: &[Row]) -> String {
     let mut t = String::from("| what | navkit | peer | ratio |\n|---|---|---|---|\n");

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::bench::Row;
+use crate::criterion::Row;
 use crate::python::{
     MANIFEST, REQUIREMENTS, maturin, pip_install, prepare_venv, target_dir, timed,
 };

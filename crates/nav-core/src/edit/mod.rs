@@ -2,7 +2,7 @@
 //!
 //! `navkit export` writes a file's [`Geometry`] as a mesh; a modder edits it in Blender or any
 //! other tool and exports it again; [`match_mesh`] compares that [`EditedMesh`] with the original
-//! geometry and says what changed as a [`MeshEdit`]; [`Format::apply`] puts the edit onto the
+//! geometry and says what changed as a [`MeshEdit`]; [`crate::Format::apply`] puts the edit onto the
 //! model, keeping everything the mesh does not show. [`apply_mesh`] does all three, and is what
 //! the command-line tool, the Python package and the Blender add-on call.
 //!
@@ -36,16 +36,16 @@
 //! vertex kept in one face and moved in another (the edit split it), a polygon only partly
 //! covered by faces, a face that fits two polygons equally.
 
+mod apply;
 mod matching;
 #[cfg(test)]
 mod tests;
 
+pub use apply::apply_mesh;
 pub use matching::match_mesh;
 
-use crate::Format;
 #[cfg(doc)]
 use crate::geometry::Geometry;
-use crate::geometry::VertexIdentity;
 
 /// A mesh as a modelling tool gives it back: positions in the format's own world axes (undo
 /// the Y-up turn of glTF and OBJ with [`crate::geometry::UpAxis::from_y_up`]) and faces as
@@ -97,7 +97,7 @@ pub struct AddedFace {
     /// Which face of the [`EditedMesh`] it is.
     pub face: u32,
     /// Its corners, in winding order. A format whose vertices are shared
-    /// ([`VertexIdentity::Shared`]) uses [`Corner::Vertex`] to share the file's vertex.
+    /// ([`crate::geometry::VertexIdentity::Shared`]) uses [`Corner::Vertex`] to share the file's vertex.
     pub corners: Vec<Corner>,
     /// The position of each corner (after the edit's moves), for formats that store corners
     /// by position.
@@ -147,45 +147,6 @@ impl MeshEdit {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct MatchError(pub String);
-
-/// Matches `mesh` against the model's geometry ([`match_mesh`]) and applies the edit
-/// ([`Format::apply`]); returns one line per change. An edit that changes nothing leaves the
-/// model untouched (so it writes the original bytes); on an error the model is left as it was.
-///
-/// Refuses a format without geometry, one whose geometry does not say what its vertices are
-/// ([`VertexIdentity::Unknown`]), one that cannot apply edits yet, and a mesh the matcher
-/// refuses.
-pub fn apply_mesh<F: Format + ?Sized>(
-    format: &F,
-    model: &mut F::Model,
-    mesh: &EditedMesh,
-    options: &MatchOptions,
-) -> crate::Result<Vec<String>> {
-    let refuse = |message: &dyn core::fmt::Display| {
-        crate::Error::unrepresentable(format.name(), "apply", message)
-    };
-    let Some(geometry) = format.geometry(model) else {
-        return Err(refuse(&"this format has no geometry to apply a mesh to"));
-    };
-    if geometry.vertex_identity == VertexIdentity::Unknown {
-        return Err(refuse(
-            &"this format does not map its records to mesh faces yet",
-        ));
-    }
-    let edit = match_mesh(&geometry, mesh, options).map_err(|e| refuse(&e))?;
-    if edit.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut edited = model.clone();
-    match format.apply(&mut edited, &geometry, &edit) {
-        None => Err(refuse(&"this format cannot apply mesh edits yet")),
-        Some(Err(e)) => Err(e),
-        Some(Ok(lines)) => {
-            *model = edited;
-            Ok(lines)
-        }
-    }
-}
 
 /// `(x, y, z)` with each coordinate in Rust's shortest form that reads back to the same `f32`,
 /// for change lines.

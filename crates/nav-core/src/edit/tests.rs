@@ -5,7 +5,7 @@
 #![allow(clippy::cast_possible_truncation)] // small synthetic meshes
 
 use super::*;
-use crate::geometry::{Geometry, Polygon, Record, UpAxis};
+use crate::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 /// A 3 × 3 grid of shared vertices (index `y * 3 + x`, 10 units apart, away from the origin)
 /// and its four quads, counter-clockwise from above; attribute `flags` = 10 + the quad's index.
