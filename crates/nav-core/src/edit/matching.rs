@@ -215,15 +215,7 @@ struct Index {
 
 impl Index {
     fn new(g: &Geometry, options: &MatchOptions) -> Index {
-        let magnitude = g
-            .vertices
-            .iter()
-            .flatten()
-            .filter(|c| c.is_finite())
-            .fold(0.0f64, |m, c| m.max(f64::from(c.abs())));
-        let tolerance = (f64::from(options.absolute.abs())
-            + f64::from(options.relative.abs()) * magnitude)
-            .max(f64::MIN_POSITIVE);
+        let tolerance = f64::from(options.tolerance(g)).max(f64::MIN_POSITIVE);
         let cell = tolerance * 2.0;
         let mut cells: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
         for (v, p) in g.vertices.iter().enumerate() {

@@ -83,6 +83,21 @@ impl Default for MatchOptions {
     }
 }
 
+impl MatchOptions {
+    /// The tolerance on `g`: `absolute + relative × M` (see [`MatchOptions`]), `M` the largest
+    /// finite coordinate magnitude of `g`. A format that keeps a coordinate's stored bits when
+    /// the edit leaves it within this uses the matcher's own measure.
+    pub fn tolerance(&self, g: &crate::geometry::Geometry) -> f32 {
+        let magnitude = g
+            .vertices
+            .iter()
+            .flatten()
+            .filter(|c| c.is_finite())
+            .fold(0.0f32, |m, c| m.max(c.abs()));
+        self.absolute.abs() + self.relative.abs() * magnitude
+    }
+}
+
 /// A corner of an added face: an original vertex (moved or not), or a vertex the edit added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Corner {
