@@ -47,7 +47,7 @@ pub fn apply(mesh: &mut SourceMesh, original: &Geometry, edit: &MeshEdit) -> Res
             "the geometry the edit was matched against is not this mesh's",
         ));
     }
-    let tol = tolerance(original);
+    let tol = nav_core::edit::MatchOptions::default().tolerance(original);
     let mut lines = Vec::new();
     move_corners(mesh, original, edit, tol, &mut lines)?;
     set_attributes(mesh, original, edit, &mut lines)?;
@@ -73,18 +73,6 @@ pub fn apply(mesh: &mut SourceMesh, original: &Geometry, edit: &MeshEdit) -> Res
     delete_areas(mesh, original, edit, &mut lines)?;
     lines.extend(crate::fix(mesh));
     Ok(lines)
-}
-
-/// How far apart two coordinates may be and still be one (the matcher's default tolerance):
-/// `1e-5 + 1e-6 × M`, `M` the largest coordinate magnitude of the geometry.
-fn tolerance(g: &Geometry) -> f32 {
-    let m = g
-        .vertices
-        .iter()
-        .flatten()
-        .filter(|c| c.is_finite())
-        .fold(0.0f32, |m, c| m.max(c.abs()));
-    1e-5 + 1e-6 * m
 }
 
 /// The area index of polygon `p` of the original geometry.

@@ -20,8 +20,9 @@
 //! 2. **Faces.** An edited face belongs to the original polygon whose corners it runs through in
 //!    the same cyclic order, with at least two corners unmoved (a triangle of a triangulated
 //!    quad runs through three of its four corners). Where two polygons fit equally, the one
-//!    that is already covered by other faces is not a candidate; polygons that are exact
-//!    duplicates take their faces in order; anything else is refused.
+//!    that is already covered by other faces is not a candidate; polygons with their corners
+//!    at the same places (duplicates in one file, or a navmesh and its copy in a plugin) take
+//!    their faces in order; anything else is refused.
 //! 3. **Polygons.** The faces of one original polygon must together make it again (the pieces
 //!    of a triangulation, or the polygon itself): their outline is the polygon's edited cycle
 //!    of corners. A corner that is not where the original vertex was is that vertex, moved. A
@@ -79,6 +80,21 @@ impl Default for MatchOptions {
             absolute: 1e-5,
             relative: 1e-6,
         }
+    }
+}
+
+impl MatchOptions {
+    /// The tolerance on `g`: `absolute + relative × M` (see [`MatchOptions`]), `M` the largest
+    /// finite coordinate magnitude of `g`. A format that keeps a coordinate's stored bits when
+    /// the edit leaves it within this uses the matcher's own measure.
+    pub fn tolerance(&self, g: &crate::geometry::Geometry) -> f32 {
+        let magnitude = g
+            .vertices
+            .iter()
+            .flatten()
+            .filter(|c| c.is_finite())
+            .fold(0.0f32, |m, c| m.max(c.abs()));
+        self.absolute.abs() + self.relative.abs() * magnitude
     }
 }
 
