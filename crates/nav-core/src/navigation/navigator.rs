@@ -1,6 +1,7 @@
 //! [`Navigator`]: a graph made ready for queries, and the queries themselves.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::graph::{CellId, Graph};
 use super::search::{Adjacency, ScratchPool, Weight, distance};
@@ -84,6 +85,10 @@ pub struct Navigator {
     grid: Grid,
     /// The per-cell state of [`Navigator::path`]'s search, reused across queries.
     scratch: ScratchPool,
+    /// Each cell's component label ([`Adjacency::components`]), every edge kind followed and
+    /// walking only, made on the first route asked for: two cells of different labels have no
+    /// route, which [`Navigator::path`] then answers without searching the whole component.
+    components: [OnceLock<Vec<u32>>; 2],
 }
 
 impl Navigator {
@@ -116,6 +121,7 @@ impl Navigator {
             centres,
             graph,
             scratch: ScratchPool::default(),
+            components: [OnceLock::new(), OnceLock::new()],
         })
     }
 
@@ -281,11 +287,19 @@ impl Navigator {
                 }
             }
         }
+        let labels = self.components[usize::from(walk_only)]
+            .get_or_init(|| self.adjacency.components(self.graph.cells.len(), walk_only));
+        let apart = labels.get(a as usize) != labels.get(b as usize);
         Ok(
-            match self.scratch.with(|scratch| {
-                self.adjacency
-                    .astar(&self.centres, (a, b), weight, walk_only, scratch)
-            }) {
+            match (!apart)
+                .then(|| {
+                    self.scratch.with(|scratch| {
+                        self.adjacency
+                            .astar(&self.centres, (a, b), weight, walk_only, scratch)
+                    })
+                })
+                .flatten()
+            {
                 Some((cells, cost)) => Route {
                     from: Some(a),
                     to: Some(b),

@@ -133,9 +133,10 @@ impl Adjacency {
         self.edges.len()
     }
 
-    /// The connected components over the edges followed under `walk_only`, each edge taken both
-    /// ways: largest first, ties by smallest cell index; cells sorted.
-    pub(crate) fn islands(&self, cells: usize, walk_only: bool) -> Vec<Vec<u32>> {
+    /// Each cell's connected component over the edges followed under `walk_only`, each edge
+    /// taken both ways, as a label: the smallest cell index of the component. No route can join
+    /// two cells of different labels, whatever the weight.
+    pub(crate) fn components(&self, cells: usize, walk_only: bool) -> Vec<u32> {
         let mut parent: Vec<u32> = (0..cells).map(index_u32).collect();
         for from in 0..cells {
             let from = index_u32(from);
@@ -145,13 +146,25 @@ impl Adjacency {
                 }
             }
         }
+        for i in 0..cells {
+            let root = find(&mut parent, index_u32(i));
+            if let Some(slot) = parent.get_mut(i) {
+                *slot = root;
+            }
+        }
+        parent
+    }
+
+    /// The connected components over the edges followed under `walk_only`, each edge taken both
+    /// ways: largest first, ties by smallest cell index; cells sorted.
+    pub(crate) fn islands(&self, cells: usize, walk_only: bool) -> Vec<Vec<u32>> {
+        let roots = self.components(cells, walk_only);
         // Group by root, in index order, so each island's cells come out sorted.
         let mut slot = vec![u32::MAX; cells];
         let mut islands: Vec<Vec<u32>> = Vec::new();
-        for i in 0..cells {
+        for (i, &root) in roots.iter().enumerate() {
             let i = index_u32(i);
-            let root = find(&mut parent, i) as usize;
-            let Some(s) = slot.get_mut(root) else {
+            let Some(s) = slot.get_mut(root as usize) else {
                 continue;
             };
             if *s == u32::MAX {
