@@ -29,6 +29,11 @@ mod navigate;
 mod navmesh;
 mod state;
 
+/// The extension's Rust allocations go through mimalloc (see Cargo.toml); Python's objects do
+/// not.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use errors::{NavError, nav_error};
 use navmesh::{Finding, Navmesh};
 
