@@ -98,8 +98,12 @@ pub fn match_graph(
     let mut moved = Vec::new();
     for (k, (node, p)) in original.nodes.iter().zip(&edited.nodes).enumerate() {
         let q = node.position;
+        // A coordinate that is not a number in both stays as the file has it (a tool may not
+        // keep a NaN's payload bits).
         let same = p.iter().zip(&q).all(|(a, b)| {
-            a.to_bits() == b.to_bits() || (f64::from(*a) - f64::from(*b)).abs() <= tolerance
+            a.to_bits() == b.to_bits()
+                || (a.is_nan() && b.is_nan())
+                || (f64::from(*a) - f64::from(*b)).abs() <= tolerance
         });
         if same {
             continue;
@@ -145,8 +149,8 @@ pub fn apply_graph<F: Format + ?Sized>(
     let mut edited = model.clone();
     match format.apply_graph(&mut edited, &geometry, &edit) {
         None if !geometry.polygons.is_empty() => Err(refuse(
-            &"this file's graph derives from its polygons: move the polygons' vertices instead \
-              (apply the mesh)",
+            &"this file's graph derives from its polygons and other records and takes no edits \
+              of its own: move the polygons' vertices instead (apply the mesh), or edit the JSON",
         )),
         None => Err(refuse(&"this format cannot apply graph edits yet")),
         Some(Err(e)) => Err(e),
@@ -278,6 +282,27 @@ mod tests {
             )
             .unwrap()
             .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_coordinate_that_is_no_number_stays_so() {
+        let chain = Chain { polygons: false };
+        let mut m = model();
+        m[1][1] = f32::NAN;
+        let g = chain.geometry(&m).unwrap();
+        let mut tool = as_tool(&m, &[[0, 1], [1, 2]]);
+        tool.nodes[1][1] = f32::from_bits(0x7FC0_0001);
+        assert!(
+            match_graph(&g, &tool, &MatchOptions::default())
+                .unwrap()
+                .is_empty()
+        );
+        tool.nodes[1][0] = 1065.0;
+        let e = match_graph(&g, &tool, &MatchOptions::default()).unwrap_err();
+        assert!(
+            e.0.contains("nodes[1]") && e.0.contains("not finite"),
+            "{e}"
         );
     }
 
