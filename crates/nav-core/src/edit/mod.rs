@@ -46,12 +46,14 @@
 
 mod apply;
 mod graph;
+#[cfg(test)]
+mod graph_tests;
 mod matching;
 #[cfg(test)]
 mod tests;
 
-pub use apply::apply_mesh;
-pub use graph::{EditedGraph, GraphEdit, apply_graph, match_graph};
+pub use apply::{apply_graph, apply_mesh};
+pub use graph::{EditedGraph, GraphEdit, match_graph};
 pub use matching::match_mesh;
 
 #[cfg(doc)]
