@@ -170,3 +170,24 @@ def test_a_graph_drawn_from_polygons_is_not_written_back_alone(scene, addon, tmp
     for o in made:
         o.select_set(o in graph)
     export_refused(tmp_path / "graph.nav2", "derive from the navmesh's polygons")
+
+
+def test_a_graph_obj_through_blender_applies_with_the_cli(scene, tmp_path):
+    """`navkit export` to OBJ, Blender's own OBJ import and export (default settings), then
+    `navkit apply`: unedited gives the same bytes, a moved vertex moves its node."""
+    path = quake_case()
+    exported, back = tmp_path / "graph.obj", tmp_path / "back.obj"
+    cli("export", path, "-o", exported)
+    bpy.ops.wm.obj_import(filepath=str(exported))
+    [obj] = [o for o in bpy.context.scene.objects if o.type == "MESH"]
+    bpy.ops.wm.obj_export(filepath=str(back))
+    out = tmp_path / "same.nav"
+    cli("apply", path, back, "-o", out)
+    assert out.read_bytes() == path.read_bytes()
+    obj.data.vertices[7].co.z += 32.0  # Blender's Z is the file's Z
+    bpy.ops.wm.obj_export(filepath=str(back))
+    out = tmp_path / "moved.nav"
+    lines = cli("apply", path, back, "-o", out).stdout.decode().splitlines()
+    assert lines[0].startswith("nodes[7]: origin moved to ") and len(lines) == 2, lines
+    diff = cli("diff", path, out, check=False).stdout.decode().splitlines()
+    assert len(diff) == 1 and diff[0].startswith("nodes[7].origin: "), diff
