@@ -9,9 +9,13 @@ import bpy
 import navkit
 from conftest import cli, corpus_dir, need_corpus, one_per_format_and_version
 
-# The formats whose navmeshes take mesh edits (navkit apply).
-# A plugin is written back navmesh by navmesh, each through its NVNM.
-EDITABLE = {"nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm", "skyrim-plugin"}
+# The formats whose files are written back from Blender: navmeshes through their polygon
+# objects (navkit apply), graphs (Quake) through their node objects (apply_graph). A plugin is
+# written back navmesh by navmesh, each through its NVNM.
+EDITABLE = {
+    "nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm", "skyrim-plugin",
+    "nav-quake",
+}
 CASES = one_per_format_and_version() or [None]
 
 
@@ -19,8 +23,9 @@ def ident(p):
     return "no-corpus" if p is None else str(p.relative_to(corpus_dir()))
 
 
-def import_only(addon, path):
-    made = addon.importer.import_file(bpy.context, str(path), graph=False)
+def import_only(addon, path, graph=False):
+    """Imports ``path`` (with its graph objects when ``graph``) and selects what was made."""
+    made = addon.importer.import_file(bpy.context, str(path), graph=graph)
     for o in bpy.context.selected_objects:
         o.select_set(False)
     for o in made:
@@ -35,7 +40,8 @@ def test_unedited_import_exports_the_same_bytes(scene, addon, path, tmp_path):
     if path is None:
         need_corpus()
     nav = navkit.open(path)
-    made = import_only(addon, path)
+    # As the import operator does by default: polygon objects and graph objects, all exported.
+    made = import_only(addon, path, graph=True)
     out = tmp_path / ("out" + path.suffix)
     if nav.format not in EDITABLE or not made:
         if made:
@@ -107,3 +113,81 @@ def test_edits_through_bmesh_are_what_diff_shows(scene, addon, name, tmp_path):
     added = corners - 2 if nav.format == "nvnm-skyrim" else 1
     assert len(edited.polygons[0]) == len(nav.polygons[0]) - 1 + added, text
     assert not np.array_equal(edited.vertices, nav.vertices)
+
+
+def quake_case():
+    return edit_case("ry_dm7_v15.nav")
+
+
+def export_refused(out, match):
+    """Export of the selection fails with an error matching ``match`` and writes nothing."""
+    with pytest.raises(RuntimeError, match=match):
+        bpy.ops.export_scene.navkit(filepath=str(out))
+    assert not out.exists()
+
+
+def test_a_node_moved_through_bmesh_is_what_diff_shows(scene, addon, tmp_path):
+    path = quake_case()
+    nav = navkit.open(path)
+    [obj] = import_only(addon, path, graph=True)
+    assert obj.get(addon.importer.PROP_ROLE) == "graph"
+    k = len(nav.nodes) // 2
+    bm = bmesh.new()
+    bm.from_mesh(obj.data)
+    bm.verts.ensure_lookup_table()
+    bm.verts[k].co.x += 24.0
+    bm.verts[k].co.z -= 8.5
+    bm.to_mesh(obj.data)
+    bm.free()
+    out = tmp_path / "moved.nav"
+    bpy.ops.export_scene.navkit(filepath=str(out))
+    lines = cli("diff", path, out, check=False).stdout.decode().splitlines()
+    old = nav.nodes[k]
+    new = [float(np.float32(old[0] + 24.0)), float(old[1]), float(np.float32(old[2] - 8.5))]
+    assert len(lines) == 1 and lines[0].startswith(f"nodes[{k}].origin: "), lines
+    assert np.array_equal(navkit.open(out).nodes[k], np.float32(new))
+    assert len(out.read_bytes()) == len(path.read_bytes())
+    assert not [f for f in navkit.open(out).validate() if f.severity == "error"]
+
+
+def test_a_deleted_node_is_refused_and_nothing_written(scene, addon, tmp_path):
+    path = quake_case()
+    [obj] = import_only(addon, path, graph=True)
+    bm = bmesh.new()
+    bm.from_mesh(obj.data)
+    bm.verts.ensure_lookup_table()
+    bmesh.ops.delete(bm, geom=[bm.verts[3]], context="VERTS")
+    bm.to_mesh(obj.data)
+    bm.free()
+    export_refused(tmp_path / "deleted.nav", "nodes cannot be added or deleted in the mesh")
+
+
+def test_a_graph_drawn_from_polygons_is_not_written_back_alone(scene, addon, tmp_path):
+    path = edit_case("ssav_136_127_nav.nav2")
+    made = import_only(addon, path, graph=True)
+    graph = [o for o in made if o.get(addon.importer.PROP_ROLE) == "graph"]
+    assert graph and len(made) == 2
+    for o in made:
+        o.select_set(o in graph)
+    export_refused(tmp_path / "graph.nav2", "derive from the navmesh's polygons")
+
+
+def test_a_graph_obj_through_blender_applies_with_the_cli(scene, tmp_path):
+    """`navkit export` to OBJ, Blender's own OBJ import and export (default settings), then
+    `navkit apply`: unedited gives the same bytes, a moved vertex moves its node."""
+    path = quake_case()
+    exported, back = tmp_path / "graph.obj", tmp_path / "back.obj"
+    cli("export", path, "-o", exported)
+    bpy.ops.wm.obj_import(filepath=str(exported))
+    [obj] = [o for o in bpy.context.scene.objects if o.type == "MESH"]
+    bpy.ops.wm.obj_export(filepath=str(back))
+    out = tmp_path / "same.nav"
+    cli("apply", path, back, "-o", out)
+    assert out.read_bytes() == path.read_bytes()
+    obj.data.vertices[7].co.z += 32.0  # Blender's Z is the file's Z
+    bpy.ops.wm.obj_export(filepath=str(back))
+    out = tmp_path / "moved.nav"
+    lines = cli("apply", path, back, "-o", out).stdout.decode().splitlines()
+    assert lines[0].startswith("nodes[7]: origin moved to ") and len(lines) == 2, lines
+    diff = cli("diff", path, out, check=False).stdout.decode().splitlines()
+    assert len(diff) == 1 and diff[0].startswith("nodes[7].origin: "), diff

@@ -173,6 +173,26 @@ pub trait Format {
         None
     }
 
+    /// Puts a graph edit onto the model ([`crate::edit::GraphEdit`]: nodes moved in a 3D
+    /// tool), keeping everything else as stored, and returns one line per change
+    /// (`"nodes[12]: origin moved to (1, 2, 3)"`). `None` for a format that cannot apply graph
+    /// edits: one without a graph of its own, or whose graph derives from its polygons (edit
+    /// those through [`Format::apply`]).
+    ///
+    /// `original` is [`Format::geometry`] of this model, which the edit was matched against:
+    /// node `k` of [`crate::edit::GraphEdit::moved`] is its `nodes[k]`. A moved node changes
+    /// only its position. Callers go through [`crate::edit::apply_graph`], which calls this
+    /// only for a non-empty edit and keeps the model unchanged on error. The default returns
+    /// `None`.
+    fn apply_graph(
+        &self,
+        _model: &mut Self::Model,
+        _original: &crate::geometry::Geometry,
+        _edit: &crate::edit::GraphEdit,
+    ) -> Option<Result<Vec<String>>> {
+        None
+    }
+
     /// The model as a navigation graph ([`crate::navigation`]): the cells the game paths over,
     /// with the ids users know, and directed edges of the kinds the file stores. `None` for a
     /// format that has not mapped itself yet.

@@ -9,7 +9,7 @@
 //!
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
-use nav_core::edit::{EditedMesh, MatchOptions};
+use nav_core::edit::{EditedGraph, EditedMesh, MatchOptions};
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::navigation::Graph;
 use nav_core::oracle::{
@@ -323,6 +323,15 @@ pub trait Opened: Send + Sync {
     /// unedited mesh changes nothing (the model writes its original bytes); on an error the
     /// model is left as it was.
     fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error>;
+    /// Puts graph nodes moved in a 3D tool back onto the model ([`nav_core::edit::apply_graph`]:
+    /// matched against [`Opened::geometry`]'s nodes and links, then [`Format::apply_graph`]);
+    /// one line per change. An unedited graph changes nothing; added or deleted nodes or links
+    /// are refused; on an error the model is left as it was.
+    fn apply_graph(
+        &mut self,
+        graph: &EditedGraph,
+        options: &MatchOptions,
+    ) -> Result<Vec<String>, Error>;
     /// The model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
     /// The model in its flat form, for [`crate::diff::diff_flat`]: numbered as `previous` when
@@ -417,6 +426,14 @@ where
 
     fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error> {
         nav_core::edit::apply_mesh(&self.format, &mut self.model, mesh, options)
+    }
+
+    fn apply_graph(
+        &mut self,
+        graph: &EditedGraph,
+        options: &MatchOptions,
+    ) -> Result<Vec<String>, Error> {
+        nav_core::edit::apply_graph(&self.format, &mut self.model, graph, options)
     }
 
     fn model_tree(&self) -> Result<crate::diff::Tree, Error> {

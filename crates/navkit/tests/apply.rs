@@ -268,4 +268,67 @@ fn a_plugin_edit_shows_exactly_in_diff() {
         2,
         "{diff}"
     );
+
+/// A Quake file is a graph: `apply` takes its nodes back from the OBJ's vertices and lines.
+#[test]
+fn a_graph_takes_moved_nodes_back_from_an_obj() {
+    let Some(file) = nav_core::testing::real_file("quake", "ry_dm7_v15.nav") else {
+        return;
+    };
+    let exported = temp("ry_dm7.obj");
+    let o = navkit(&["export", s(&file), "-o", s(&exported)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = temp("ry_dm7.obj.nav");
+    assert!(apply(&file, &exported, &out).is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&file).unwrap());
+
+    // Node 5 is the sixth `v` line (Y up: x, z, -y); move it 16 units along x.
+    let text = std::fs::read_to_string(&exported).unwrap();
+    let mut seen = 0;
+    let mut moved = None;
+    let edited: String = text
+        .lines()
+        .map(|line| {
+            let mut line = line.to_string();
+            if let Some(rest) = line.strip_prefix("v ") {
+                if seen == 5 {
+                    let c: Vec<f32> = rest.split(' ').map(|w| w.parse().unwrap()).collect();
+                    moved = Some([c[0] + 16.0, -c[2], c[1]]);
+                    line = format!("v {} {} {}", c[0] + 16.0, c[1], c[2]);
+                }
+                seen += 1;
+            }
+            line + "\n"
+        })
+        .collect();
+    let [x, y, z] = moved.unwrap();
+    let moved_obj = temp("ry_dm7_moved.obj");
+    std::fs::write(&moved_obj, &edited).unwrap();
+    assert_eq!(
+        apply(&file, &moved_obj, &out),
+        [format!("nodes[5]: origin moved to ({x}, {y}, {z})")]
+    );
+    let o = navkit(&["diff", s(&file), s(&out)]);
+    let diff = stdout(&o);
+    assert_eq!(diff.lines().count(), 1, "{diff}");
+    assert!(diff.starts_with("nodes[5].origin: "), "{diff}");
+
+    // Every line into node 0 gone: refused, nothing written.
+    let cut: String = edited
+        .lines()
+        .filter(|l| !(l.starts_with("l ") && l.split(' ').skip(1).any(|w| w == "1")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let cut_obj = temp("ry_dm7_cut.obj");
+    std::fs::write(&cut_obj, cut).unwrap();
+    let refused = temp("ry_dm7_cut.nav");
+    let _ = std::fs::remove_file(&refused);
+    let o = navkit(&["apply", s(&file), s(&cut_obj), "-o", s(&refused)]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("links cannot be added or deleted"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!refused.exists());
 }

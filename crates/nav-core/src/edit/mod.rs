@@ -36,13 +36,25 @@
 //! What cannot be told apart is refused with a message saying what to do, never guessed: a
 //! vertex kept in one face and moved in another (the edit split it), a polygon only partly
 //! covered by faces, a face that fits two polygons equally.
+//!
+//! # Graphs
+//!
+//! A graph format (Quake's nodes and links) comes back as loose vertices and edges
+//! ([`EditedGraph`]): node `k` is the file's node `k`, and only positions may change.
+//! [`match_graph`] says which nodes moved ([`GraphEdit`]), [`crate::Format::apply_graph`] puts
+//! them onto the model, [`apply_graph`] does both; nodes or links added or deleted are refused,
+//! with a pointer to the JSON, since they re-index every link.
 
 mod apply;
+mod graph;
+#[cfg(test)]
+mod graph_tests;
 mod matching;
 #[cfg(test)]
 mod tests;
 
-pub use apply::apply_mesh;
+pub use apply::{apply_graph, apply_mesh};
+pub use graph::{EditedGraph, GraphEdit, match_graph};
 pub use matching::match_mesh;
 
 #[cfg(doc)]

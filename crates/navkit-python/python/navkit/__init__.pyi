@@ -126,7 +126,13 @@ class Navmesh:
         """The names of the polygon and link kinds."""
     @property
     def nodes(self) -> npt.NDArray[np.float32]:
-        """The geometry's graph nodes, float32 ``(N, 3)``."""
+        """The geometry's graph nodes, float32 ``(N, 3)``; assign the same shape to move them."""
+    @nodes.setter
+    def nodes(self, value: npt.ArrayLike) -> None: ...
+    def apply_graph(
+        self, nodes: npt.ArrayLike, links: Optional[npt.ArrayLike] = None
+    ) -> List[str]:
+        """Puts a graph with moved nodes back onto the navmesh, in place; one line per change."""
     @property
     def links(self) -> npt.NDArray[np.uint32]:
         """The geometry's graph links, uint32 ``(M, 2)``."""
