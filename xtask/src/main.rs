@@ -5,8 +5,9 @@
 //!   pytest suite ([`python`]), and into `target/venv-bpy` beside Blender 4.5 (`bpy`) for the
 //!   add-on's ([`blender`]).
 //! - `wheel`: the Python package's release abi3 wheel, into `target/wheels/`.
-//! - `blender`: the Blender extension zip (the add-on in `blender/` with that wheel), into
-//!   `target/` ([`blender`]).
+//! - `blender [--debug]`: the Blender extension zip (the add-on in `blender/` with that wheel, or
+//!   with the debug wheel), into `target/`, then installed and enabled in a throwaway Blender
+//!   profile and checked ([`blender`]).
 //! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
 //!   without warnings, and the corpus round trip.
 //! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
@@ -57,7 +58,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("test") => test(),
         Some("wheel") => python::wheel(),
-        Some("blender") => blender::package(),
+        Some("blender") => blender::Package::from_args(&args[1..]).and_then(|p| p.run()),
         Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
             None => fuzz::smoke(20),
@@ -77,7 +78,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <test | wheel | blender | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <test | wheel | blender [--debug] | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }
