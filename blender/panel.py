@@ -18,7 +18,11 @@ def active_face(obj):
     if obj.mode == "EDIT":
         bm = bmesh.from_edit_mesh(mesh)
         face = bm.faces.active or next((f for f in bm.faces if f.select), None)
-        return None if face is None else face.index
+        if face is None:
+            return None
+        if face.index < 0:  # a face added in this edit session: number them as they lie
+            bm.faces.index_update()
+        return face.index
     index = mesh.polygons.active
     return index if 0 <= index < len(mesh.polygons) else None
 
@@ -156,7 +160,8 @@ class SetFlagNavkit(bpy.types.Operator):
             if layer is None or face >= len(bm.faces):
                 return self.missing(face)
             bm.faces.ensure_lookup_table()
-            bm.faces[face][layer] = update(bm.faces[face][layer])
+            target = bm.faces[face]
+            target[layer] = update(target[layer])
             bmesh.update_edit_mesh(mesh, loop_triangles=False, destructive=False)
         else:
             attr = mesh.attributes.get(self.attribute)
