@@ -169,6 +169,56 @@ print(f"xtask: {out} ({out.stat().st_size} bytes) with {wheel.name}")
     Ok(zip)
 }
 
+/// The bench's Blender row (`cargo xtask bench`): `blender/bench.py`, the add-on's import of the
+/// 4 MB `tfnm_vsh_nucleus.nav` beside Blender's glTF importer on navkit's export of it, run in
+/// `target/venv-bpy` with the release wheel installed (`cargo xtask test` puts the debug wheel
+/// back before its Blender tests). Without CPython 3.11 and `bpy` the row says it was skipped.
+pub(crate) fn bench_rows(corpus: &Path) -> Result<Vec<crate::criterion::Row>> {
+    let python = match prepare() {
+        Ok(python) => python,
+        Err(e) => {
+            eprintln!("xtask: note: the Blender bench row is skipped: {e}");
+            return Ok(vec![crate::criterion::Row {
+                what: "Blender import (blender/bench.py)".into(),
+                figure: "skipped: CPython 3.11 or bpy 4.5 could not be had".into(),
+                peer: String::new(),
+                ratio: String::new(),
+            }]);
+        }
+    };
+    super::python::wheel()?;
+    let wheel = find_wheel(&target_dir().join("wheels"))?;
+    timed("blender: the release wheel into target/venv-bpy", || {
+        install_wheel(&python, &wheel)
+    })?;
+    let out = target_dir().join("bench-blender.md");
+    let _ = std::fs::remove_file(&out);
+    timed(
+        "blender: blender/bench.py (add-on import beside glTF)",
+        || {
+            let mut c = Command::new(&python);
+            // Its notes and its copy of the table go to standard error, as bench.py's do.
+            c.stdout(std::io::stderr());
+            c.arg(root().join("blender").join("bench.py"))
+                .arg("--corpus")
+                .arg(corpus)
+                .arg("--out")
+                .arg(&out)
+                .current_dir(root());
+            run(&mut c)
+        },
+    )?;
+    let text = std::fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let rows = crate::peers::parse(&text);
+    if rows.is_empty() {
+        return Err(format!(
+            "blender/bench.py wrote no rows to {}",
+            out.display()
+        ));
+    }
+    Ok(rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,8 +26,9 @@
 //!   criterion benchmarks (throughputs, and the navigation benches' times), navkit's
 //!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), the Python
 //!   package beside awpy and bethkit in one process (`crates/navkit-python/bench/`, in a
-//!   virtualenv `target/venv-bench`; [`peers`]), and the README's performance table rewritten from
-//!   all of them. `--quick`: shorter criterion runs, 10 whole-process runs, fewer Python runs.
+//!   virtualenv `target/venv-bench`; [`peers`]), the Blender add-on's import beside Blender's
+//!   glTF importer (`blender/bench.py`, in `target/venv-bpy`; [`blender`]), and the README's
+//!   performance table rewritten from all of them. `--quick`: shorter criterion runs, 10 whole-process runs, fewer Python runs.
 //!   `--python-only` prints the Python table and leaves the README alone.
 //! - `bench --against REV [--rounds N] [--filter REGEX] [--quick]`: every criterion benchmark
 //!   beside the same benchmark built from revision `REV` (checked out under `target/against/`),
