@@ -86,7 +86,8 @@ impl Bench {
             );
         };
         if self.python_only {
-            let rows = crate::peers::side_by_side(self.quick, &corpus)?;
+            let mut rows = crate::peers::side_by_side(self.quick, &corpus)?;
+            rows.extend(crate::blender::bench_rows(&corpus)?);
             println!("{}", render(&rows));
             return Ok(());
         }
@@ -124,6 +125,7 @@ impl Bench {
         rows.extend(self.whole_process(&corpus)?);
         if self.python {
             rows.extend(crate::peers::side_by_side(self.quick, &corpus)?);
+            rows.extend(crate::blender::bench_rows(&corpus)?);
         } else {
             eprintln!("bench: note: --no-python: the Python side by side is left out of the table");
         }

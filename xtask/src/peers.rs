@@ -96,7 +96,7 @@ fn skipped(why: &str) -> Vec<Row> {
 
 /// The rows of the script's markdown table `| what | navkit | peer | ratio |` (its header and
 /// rule skipped, and any line that is not a row of four cells).
-fn parse(table: &str) -> Vec<Row> {
+pub(crate) fn parse(table: &str) -> Vec<Row> {
     table
         .lines()
         .filter_map(|line| {

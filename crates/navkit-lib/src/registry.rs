@@ -56,6 +56,8 @@ pub trait AnyFormat: Send + Sync {
     fn sniff(&self, bytes: &[u8]) -> bool;
     /// Whether the format has a signature at all.
     fn has_signature(&self) -> bool;
+    /// [`Format::attribute_bits`]: the named bits of the polygons' flag attributes.
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits];
     /// Reads a file into its model once ([`Format::read`]), for every later call on
     /// [`Opened`].
     fn open(&self, bytes: &[u8]) -> Result<Box<dyn Opened>, Error>;
@@ -152,6 +154,10 @@ where
 
     fn has_signature(&self) -> bool {
         Format::has_signature(self)
+    }
+
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        Format::attribute_bits(self)
     }
 
     fn open(&self, bytes: &[u8]) -> Result<Box<dyn Opened>, Error> {
@@ -520,6 +526,59 @@ pub fn flavoured(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attribute_bit_tables_are_sound() {
+        let mut named = 0;
+        for format in FORMATS {
+            let tables = format.attribute_bits();
+            for (i, table) in tables.iter().enumerate() {
+                assert_eq!(table.problem(), None, "{}", format.name());
+                assert!(!table.bits.is_empty(), "{}: empty table", format.name());
+                let again = tables.iter().skip(i + 1);
+                assert!(
+                    again.clone().all(|t| t.attribute != table.attribute),
+                    "{}: {} twice",
+                    format.name(),
+                    table.attribute
+                );
+                named += table.bits.len();
+            }
+        }
+        // Source 19, Source 2 17, Skyrim's NVNM and plugin 10 + 5 each.
+        assert_eq!(named, 19 + 17 + 2 * 15);
+        let flavoured = flavoured(None, "tf2").map(|f| f.attribute_bits());
+        assert_eq!(
+            flavoured.ok(),
+            by_name("nav-source").map(|f| f.attribute_bits())
+        );
+    }
+
+    /// Every named attribute is one the polygons of the format's samples carry.
+    #[test]
+    fn attribute_bits_name_geometry_attributes() {
+        let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples");
+        let mut checked = 0;
+        for dir in ["source", "source2", "skyrim"] {
+            for entry in std::fs::read_dir(format!("{samples}/{dir}")).unwrap() {
+                let path = entry.unwrap().path();
+                let bytes = std::fs::read(&path).unwrap();
+                let format = sniff(&bytes).or_else(|| by_extension(&path)).unwrap();
+                let geometry = format.open(&bytes).unwrap().geometry().unwrap();
+                assert!(!format.attribute_bits().is_empty(), "{}", path.display());
+                for table in format.attribute_bits() {
+                    let name = table.attribute.to_string();
+                    assert!(
+                        geometry.attributes.contains(&name),
+                        "{}: {name}",
+                        path.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 18, "{checked} samples");
+    }
 
     #[test]
     fn flavours_are_nav_source_layouts() {

@@ -221,3 +221,20 @@ pub(crate) fn polygon_attributes<'py>(
     }
     Ok(d)
 }
+
+/// The named bits of a format's flag attributes ([`nav_core::Format::attribute_bits`]) as
+/// ``{attribute: {bit name: mask}}``, names in the format's order.
+pub(crate) fn attribute_bits<'py>(
+    py: Python<'py>,
+    tables: &[nav_core::AttributeBits],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for table in tables {
+        let bits = PyDict::new(py);
+        for (mask, name) in table.bits {
+            bits.set_item(*name, *mask)?;
+        }
+        d.set_item(table.attribute, bits)?;
+    }
+    Ok(d)
+}

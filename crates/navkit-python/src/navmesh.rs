@@ -412,6 +412,15 @@ impl Navmesh {
         edit::polygon_attributes(py, &g)
     }
 
+    /// The named bits of the format's flag attributes, ``{attribute: {bit name: mask}}``
+    /// (``{"attribute_flags": {"jump": 2, ...}}``); attributes ``polygon_attributes()`` names,
+    /// empty for a format that names no bits. Bits not named are the file's own.
+    fn attribute_bits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let format = registry::by_name(self.format)
+            .ok_or_else(|| nav_error(format!("unknown format `{}`", self.format)))?;
+        edit::attribute_bits(py, format.attribute_bits())
+    }
+
     /// The polygons as ``(offsets, indices)``: polygon ``k`` is
     /// ``indices[offsets[k]:offsets[k + 1]]``, indices into ``vertices``.
     #[getter]

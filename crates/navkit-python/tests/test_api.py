@@ -128,6 +128,28 @@ def test_moved_graph_nodes_go_back_onto_the_file():
     assert mesh.to_bytes() == after
 
 
+def test_attribute_bits_name_flags_and_a_set_bit_is_written(tmp_path):
+    assert navkit.open(SAMPLE).attribute_bits() == {}
+    source = ROOT / "samples" / "source" / "cs_v16_1.nav"
+    mesh = navkit.open(source)
+    bits = mesh.attribute_bits()
+    assert set(bits) == {"attribute_flags"}
+    assert bits["attribute_flags"]["jump"] == 0x2 and bits["attribute_flags"]["crouch"] == 0x1
+    by_format = {f["name"]: f["attribute_bits"] for f in navkit.formats()}
+    assert by_format["nav-source"] == bits and by_format["nav-quake"] == {}
+    assert set(by_format["skyrim-plugin"]) == {"flags", "cover_flags"}
+    assert by_format["nvnm-skyrim"] == by_format["skyrim-plugin"]
+    before = mesh.polygon_attributes()["attribute_flags"]
+    flags = before.copy()
+    flags[0] ^= bits["attribute_flags"]["stairs"]
+    mesh.apply(mesh.vertices, *mesh.polygons, attributes={"attribute_flags": flags})
+    out = tmp_path / "flag.nav"
+    mesh.save(out)
+    after = navkit.open(out).polygon_attributes()["attribute_flags"]
+    assert list(np.nonzero(after != before)[0]) == [0]
+    assert after[0] ^ before[0] == 0x1000
+
+
 def test_export_and_render_write_files(tmp_path):
     mesh = navkit.open(SAMPLE)
     for name in ["m.obj", "m.glb", "m.png", "m.svg"]:

@@ -268,11 +268,13 @@ fn a_plugin_edit_shows_exactly_in_diff() {
         2,
         "{diff}"
     );
+}
 
 /// A Quake file is a graph: `apply` takes its nodes back from the OBJ's vertices and lines.
 #[test]
 fn a_graph_takes_moved_nodes_back_from_an_obj() {
     let Some(file) = nav_core::testing::real_file("quake", "ry_dm7_v15.nav") else {
+        skip_without_corpus("ry_dm7_v15.nav is not in the quake corpus");
         return;
     };
     let exported = temp("ry_dm7.obj");

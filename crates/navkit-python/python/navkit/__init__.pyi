@@ -115,6 +115,8 @@ class Navmesh:
         """Which record each polygon is: ``index``, ``id`` (-1 where none), ``part``."""
     def polygon_attributes(self) -> Dict[str, npt.NDArray[np.int64]]:
         """Each polygon's raw attribute values, named as in the JSON."""
+    def attribute_bits(self) -> Dict[str, Dict[str, int]]:
+        """The format's named flag bits: ``{attribute: {bit name: mask}}``."""
     @property
     def polygons(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]]:
         """``(offsets, indices)``: polygon k is ``indices[offsets[k]:offsets[k + 1]]``."""

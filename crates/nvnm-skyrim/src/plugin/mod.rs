@@ -88,6 +88,10 @@ impl Format for Plugin {
         &["esp", "esm", "esl"]
     }
 
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        &crate::geometry::ATTRIBUTE_BITS
+    }
+
     fn sniff(&self, bytes: &[u8]) -> bool {
         bytes.starts_with(b"TES4")
     }
