@@ -97,6 +97,8 @@ def write_back(objects, filepath, force=False):
             "apply the edit to the file as it is now"
         )
     nav = navkit.open(source)
+    # The source's own errors: an export that keeps them did not make them.
+    known = {(f.path, f.message) for f in nav.validate() if f.severity == "error"}
     # Graphs first, matched against the file as imported: a polygon edit moves what some
     # formats draw their graph from.
     meshes = navkit_objects(objects)
@@ -118,7 +120,7 @@ def write_back(objects, filepath, force=False):
             nav.replace(part, target)
             lines += [f"{part}: {line}" for line in changed]
     nav.save(filepath)
-    return lines, nav.validate()
+    return lines, nav.validate(), known
 
 
 def build_new(obj, filepath, format):
@@ -142,12 +144,20 @@ def build_new(obj, filepath, format):
     return warnings, nav.validate()
 
 
-def report_findings(operator, findings):
-    errors = [f for f in findings if f.severity == "error"]
+def report_findings(operator, findings, known=frozenset()):
+    """Puts ``findings`` into Blender's report: errors as errors, except those in ``known``
+    (``(path, message)`` of errors the source file already had), which are warnings saying so.
+    Returns the new errors and the number of known ones."""
+    errors = [f for f in findings if f.severity == "error" and (f.path, f.message) not in known]
+    kept = sum(1 for f in findings if f.severity == "error" and (f.path, f.message) in known)
     for f in findings[:20]:
-        kind = "ERROR" if f.severity == "error" else "WARNING"
-        operator.report({kind}, f"validate: {f.path}: {f.message}")
-    return errors
+        if f.severity == "error" and (f.path, f.message) not in known:
+            operator.report({"ERROR"}, f"validate: {f.path}: {f.message}")
+        elif f.severity == "error":
+            operator.report({"WARNING"}, f"validate (already in the source): {f.path}: {f.message}")
+        else:
+            operator.report({"WARNING"}, f"validate: {f.path}: {f.message}")
+    return errors, kept
 
 
 class ExportNavkit(bpy.types.Operator, ExportHelper):
@@ -179,8 +189,9 @@ class ExportNavkit(bpy.types.Operator, ExportHelper):
         chosen = context.selected_objects or ([context.active_object] if context.active_object else [])
         imported = navkit_objects(chosen) + navkit_objects(chosen, "graph")
         try:
+            known = frozenset()
             if imported:
-                lines, findings = write_back(imported, self.filepath, self.force)
+                lines, findings, known = write_back(imported, self.filepath, self.force)
                 summary = f"navkit: {len(lines)} changes applied"
             else:
                 meshes = [o for o in chosen if o.type == "MESH"]
@@ -193,9 +204,10 @@ class ExportNavkit(bpy.types.Operator, ExportHelper):
             return {"CANCELLED"}
         for line in lines[:50]:
             self.report({"INFO"}, line)
-        errors = report_findings(self, findings)
+        errors, kept = report_findings(self, findings, known)
         context.scene["navkit_last_export"] = self.filepath
-        self.report({"INFO"}, f"{summary}; wrote {self.filepath}; validate: {len(errors)} errors")
+        also = f" ({kept} more already in the source)" if kept else ""
+        self.report({"INFO"}, f"{summary}; wrote {self.filepath}; validate: {len(errors)} errors{also}")
         return {"FINISHED"}
 
 
@@ -224,7 +236,7 @@ class FixNavkit(bpy.types.Operator):
             return {"CANCELLED"}
         for line in lines[:50]:
             self.report({"INFO"}, line)
-        errors = report_findings(self, nav.validate())
+        errors, _ = report_findings(self, nav.validate())
         self.report({"INFO"}, f"navkit fix: {len(lines)} changes; validate: {len(errors)} errors")
         return {"FINISHED"}
 

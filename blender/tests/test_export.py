@@ -1,6 +1,8 @@
 """Export, in Blender: unedited imports written back byte for byte, and edits made through
 bmesh that `navkit diff` shows exactly."""
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,34 @@ EDITABLE = {
     "nav-quake",
 }
 CASES = one_per_format_and_version() or [None]
+
+# A whole folder per format, every file in it (not its subfolders): corpus folders, and the
+# repository's own Silkroad samples (no public .nvm exists).
+FOLDERS = ["source", "source2", "quake/nav2-original", "mgsv", "skyrim", "skyrim/nvnm"]
+
+
+def folder_cases():
+    import pathlib
+
+    root = corpus_dir()
+    found = []
+    if root is not None and root.is_dir():
+        for folder in FOLDERS:
+            found += sorted(
+                p for p in (root / folder).iterdir()
+                if p.is_file() and p.suffix.lower() in {".nav", ".nav2", ".esp", ".esm", ".nvnm"}
+            )
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    found += sorted((repo / "samples" / "silkroad").glob("*.nvm"))
+    return found
+
+
+def folder_ident(p):
+    root = corpus_dir()
+    try:
+        return str(p.relative_to(root))
+    except (ValueError, TypeError):
+        return p.name
 
 
 def ident(p):
@@ -39,6 +69,23 @@ def import_only(addon, path, graph=False):
 def test_unedited_import_exports_the_same_bytes(scene, addon, path, tmp_path):
     if path is None:
         need_corpus()
+    unedited_round_trip(addon, path, tmp_path)
+
+
+@pytest.mark.parametrize("path", folder_cases(), ids=folder_ident)
+def test_every_file_of_a_folder_per_format_exports_the_same_bytes(scene, addon, path, tmp_path):
+    if "samples" not in path.parts:
+        need_corpus()
+    unedited_round_trip(addon, path, tmp_path)
+
+
+def test_the_folders_hold_every_format():
+    need_corpus()
+    formats = {navkit.open(p).format for p in folder_cases()}
+    assert formats >= EDITABLE, sorted(EDITABLE - formats)
+
+
+def unedited_round_trip(addon, path, tmp_path):
     nav = navkit.open(path)
     # As the import operator does by default: polygon objects and graph objects, all exported.
     made = import_only(addon, path, graph=True)
@@ -74,12 +121,17 @@ def test_edits_through_bmesh_are_what_diff_shows(scene, addon, name, tmp_path):
     moved = bm.faces[5].verts[0]
     moved.co.z += 4.0
     n = len(bm.faces)
-    # Change an attribute of one face (its first bit flipped). A Fox Engine attribute belongs
-    # to a segment of several faces, which apply refuses to split: leave it there.
+    offsets, indices = nav.polygons
+    touched = {k for k in range(n) if moved.index in indices[offsets[k]:offsets[k + 1]]}
+    # Change an attribute of one face: a flag the user sets (not one derived from links, which
+    # fix recomputes). A Fox Engine attribute belongs to a segment of several faces, which apply
+    # refuses to split: leave it there.
     layer_name = next(iter(attributes), None)
+    named = nav.attribute_bits().get(layer_name, {})
+    mask = named.get("stairs") or named.get("preferred") or 1
     if layer_name is not None and nav.format != "nav2-mgsv":
         layer = bm.faces.layers.int[layer_name]
-        bm.faces[n // 3][layer] ^= 1
+        bm.faces[n // 3][layer] ^= mask
     # Add a face: a copy of one face's corners, one unit along X and Y toward the middle of the
     # mesh (inside any bounds the format has; an axis-aligned Source area stays one).
     source_face = bm.faces[n // 4]
@@ -113,6 +165,29 @@ def test_edits_through_bmesh_are_what_diff_shows(scene, addon, name, tmp_path):
     added = corners - 2 if nav.format == "nvnm-skyrim" else 1
     assert len(edited.polygons[0]) == len(nav.polygons[0]) - 1 + added, text
     assert not np.array_equal(edited.vertices, nav.vertices)
+    # Nothing else changed: every polygon the edit did not touch is in the edited file with
+    # the same corners and the same attribute values; the flagged one with its bit flipped.
+    before, after = signatures(nav), signatures(edited)
+    flagged = n // 3 if layer_name is not None and nav.format != "nav2-mgsv" else None
+    kept = Counter(before[k] for k in range(n) if k not in touched | {n // 2, flagged})
+    assert not kept - Counter(after), kept - Counter(after)
+    if flagged is not None and flagged not in touched:
+        corners_of, values = before[flagged]
+        names = list(attributes)
+        flipped = tuple(v ^ mask if i == names.index(layer_name) else v for i, v in enumerate(values))
+        assert (corners_of, flipped) in set(after)
+
+
+def signatures(nav):
+    """Each polygon as (its corners' coordinates, rounded and sorted; its attribute values)."""
+    offsets, indices = nav.polygons
+    points = np.round(nav.vertices.astype(np.float64), 2)
+    values = np.stack(list(nav.polygon_attributes().values()) or [np.zeros(len(offsets) - 1)], axis=1)
+    return [
+        (tuple(sorted(map(tuple, points[indices[offsets[k]:offsets[k + 1]]].tolist()))),
+         tuple(int(v) for v in values[k]))
+        for k in range(len(offsets) - 1)
+    ]
 
 
 def quake_case():

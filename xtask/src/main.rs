@@ -35,7 +35,9 @@
 //!   old and new run alternately for N rounds (default 2); prints each figure and the change.
 //! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
-//!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
+//!   workspace (and `cargo semver-checks` where installed), then builds the release wheel and
+//!   installs it in a fresh virtualenv, where it must import and round-trip a sample.
+//!   `--dry-run` changes no file.
 //!
 //! It has no dependencies: it only runs cargo, the built `navkit`, and Python for `test`,
 //! `wheel` and `bench`.
@@ -328,6 +330,8 @@ fn release(version: &str, dry_run: bool) -> Result {
         .env("CARGO_TARGET_DIR", &check_dir));
     let _ = std::fs::remove_dir_all(&check_dir);
     published?;
+    // The Python package: the wheel a user would install, installed and used.
+    python::release_check()?;
     if Command::new("cargo-semver-checks")
         .arg("--version")
         .output()

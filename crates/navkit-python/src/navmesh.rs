@@ -499,11 +499,15 @@ impl Navmesh {
 
     /// The navigation cells as arrays by name: ``id``, ``part`` (-1 without parts),
     /// ``centre`` (NaN where none), ``radius`` (NaN for polygons), ``corner_start`` and
-    /// ``corner_count`` (runs of ``cell_corners``).
+    /// ``corner_count`` (runs of ``cell_corners``); and each of the file's per-record
+    /// attributes, named as in the JSON (``attribute_flags``, ``flags``, ...): int64, the raw
+    /// value the cell's record holds, -1 for a cell that is no polygon record (a node).
     #[getter]
     fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let nav = py.detach(|| self.navigator())?;
-        arrays::cells(py, nav.graph())
+        // A format without a geometry mapping has no per-record attributes to add.
+        let geometry = py.detach(|| self.geometry()).ok();
+        arrays::cells(py, nav.graph(), geometry.as_deref())
     }
 
     /// Every navigation cell's polygon corners (float32 ``(M, 3)``), one run per cell.

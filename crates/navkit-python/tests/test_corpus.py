@@ -249,3 +249,25 @@ def test_moving_a_vertex_changes_just_that_vertex(path, tmp_path):
     same = navkit.open(out.read_bytes(), format=mesh.format)
     same.vertices = same.vertices
     assert same.to_bytes() == out.read_bytes()
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_cells_carry_their_records_attributes(path):
+    mesh, _ = opened(path)
+    attributes = mesh.polygon_attributes()
+    cells = mesh.cells
+    polygon_cells = np.flatnonzero(np.isnan(cells["radius"]) & (cells["corner_count"] >= 3))
+    records = mesh.polygon_records
+    for name, values in attributes.items():
+        assert name in cells, sorted(cells)
+        got = cells[name]
+        assert got.dtype == np.int64 and len(got) == len(cells["id"])
+        # Every polygon cell is some polygon's record: none is left at -1.
+        assert (got[polygon_cells] >= 0).all(), name
+        if (cells["part"] >= 0).any():
+            continue
+        # Without parts, the cell's id is its record's id, or its position where it has none.
+        key = np.where(records["id"] >= 0, records["id"], records["index"])
+        by_key = dict(zip(key.tolist(), values.tolist()))
+        for i in polygon_cells[:500]:
+            assert got[i] == by_key[int(cells["id"][i])], (name, i)

@@ -143,7 +143,9 @@ class Navmesh:
         """The navigation cells' ids."""
     @property
     def cells(self) -> Dict[str, npt.NDArray[Any]]:
-        """Per-cell arrays: id, part, centre, radius, corner_start, corner_count."""
+        """Per-cell arrays: id, part, centre, radius, corner_start, corner_count, and each
+        per-record attribute named as in the JSON (``attribute_flags``, ``flags``, ...): int64
+        raw values, -1 for a cell that is no polygon record (a node)."""
     @property
     def cell_corners(self) -> npt.NDArray[np.float32]:
         """Every cell's polygon corners, float32 ``(M, 3)``."""
