@@ -55,6 +55,17 @@ pub(crate) fn polygon_kinds<'py>(py: Python<'py>, g: &Geometry) -> Bound<'py, Py
     PyArray1::from_vec(py, g.polygons.iter().map(|p| p.kind).collect())
 }
 
+/// Each graph node's and each graph link's kind (uint16), indices into the geometry's kinds.
+pub(crate) fn graph_kinds<'py>(
+    py: Python<'py>,
+    g: &Geometry,
+) -> (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray1<u16>>) {
+    (
+        PyArray1::from_vec(py, g.nodes.iter().map(|n| n.kind).collect()),
+        PyArray1::from_vec(py, g.links.iter().map(|l| l.kind).collect()),
+    )
+}
+
 /// The graph nodes' positions (float32 `N × 3`), for formats whose geometry is a graph.
 pub(crate) fn nodes<'py>(py: Python<'py>, g: &Geometry) -> PyResult<Bound<'py, PyArray2<f32>>> {
     let list: Vec<[f32; 3]> = g.nodes.iter().map(|n| n.position).collect();

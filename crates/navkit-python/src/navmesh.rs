@@ -436,7 +436,24 @@ impl Navmesh {
         Ok(arrays::polygon_kinds(py, &g))
     }
 
-    /// The names of the polygon and link kinds (``polygon_kinds`` and ``links`` index them).
+    /// Each graph node's kind (uint16, an index into ``kinds``): a Quake node's type
+    /// (``teleporter``, ``elevator``, ...).
+    #[getter]
+    fn node_kinds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+        let g = py.detach(|| self.geometry())?;
+        Ok(arrays::graph_kinds(py, &g).0)
+    }
+
+    /// Each graph link's kind (uint16, an index into ``kinds``), in the order of ``links``: the
+    /// link type the file stores (``walk``, ``long jump``, ``ladder``, ...).
+    #[getter]
+    fn link_kinds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+        let g = py.detach(|| self.geometry())?;
+        Ok(arrays::graph_kinds(py, &g).1)
+    }
+
+    /// The names of the polygon, node and link kinds (``polygon_kinds``, ``node_kinds`` and
+    /// ``link_kinds`` index them).
     #[getter]
     fn kinds(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         let g = py.detach(|| self.geometry())?;

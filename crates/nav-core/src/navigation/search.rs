@@ -221,6 +221,9 @@ impl Adjacency {
                 return Some((trace(slots, stamp, from, to)?, here));
             }
             for edge in self.run(cell) {
+                if edge.followed & wanted == 0 {
+                    continue;
+                }
                 let step = match weight {
                     Weight::Hops => 1.0,
                     Weight::Distance => edge.length, // NaN where a centre is missing: never taken
@@ -233,7 +236,7 @@ impl Adjacency {
                     *next = Slot::fresh(stamp);
                 }
                 // A closed cell keeps its route (rounding could otherwise relink it in a loop).
-                if cost < next.best && next.closed != stamp && edge.followed & wanted != 0 {
+                if cost < next.best && next.closed != stamp {
                     next.best = cost;
                     next.previous = cell;
                     if next.heuristic.is_nan() {

@@ -124,6 +124,12 @@ class Navmesh:
     def polygon_kinds(self) -> npt.NDArray[np.uint16]:
         """Each polygon's kind, an index into ``kinds``."""
     @property
+    def node_kinds(self) -> npt.NDArray[np.uint16]:
+        """Each graph node's kind, an index into ``kinds``."""
+    @property
+    def link_kinds(self) -> npt.NDArray[np.uint16]:
+        """Each graph link's kind (the link type the file stores), an index into ``kinds``."""
+    @property
     def kinds(self) -> List[str]:
         """The names of the polygon and link kinds."""
     @property
