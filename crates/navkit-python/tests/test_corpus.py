@@ -193,7 +193,7 @@ def test_navigation_agrees_with_the_cli(path, tmp_path):
 
 
 # The formats whose navmeshes take mesh edits (`Navmesh.apply`, the `vertices` setter).
-EDITABLE = {"nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm"}
+EDITABLE = {"nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm", "skyrim-plugin"}
 
 
 @pytest.mark.parametrize("path", CASES, ids=ident)
