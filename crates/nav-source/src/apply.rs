@@ -94,13 +94,7 @@ fn move_corners(
     lines: &mut Vec<String>,
 ) -> Result<()> {
     // Vertex to (polygon, corner): each vertex is one corner of one polygon.
-    let mut owner: HashMap<u32, (u32, usize)> = HashMap::new();
-    for (p, poly) in original.polygons.iter().enumerate() {
-        let Ok(p) = u32::try_from(p) else { break };
-        for (k, v) in poly.vertices.iter().enumerate() {
-            owner.insert(*v, (p, k));
-        }
-    }
+    let owner = original.corner_owners();
     // Per area: its corners' new positions, where moved.
     let mut moved: BTreeSet<usize> = BTreeSet::new();
     let mut by_area: HashMap<usize, [Option<[f32; 3]>; 4]> = HashMap::new();

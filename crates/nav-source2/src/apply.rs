@@ -149,13 +149,8 @@ fn move_own_corners(
     tol: f32,
     lines: &mut Vec<String>,
 ) -> Result<()> {
-    let mut owner: HashMap<u32, (u32, usize)> = HashMap::new();
-    for (p, poly) in original.polygons.iter().enumerate() {
-        let Ok(p) = u32::try_from(p) else { break };
-        for (k, v) in poly.vertices.iter().enumerate() {
-            owner.insert(*v, (p, k));
-        }
-    }
+    // Vertex to (polygon, corner): each vertex is one corner of one polygon.
+    let owner = original.corner_owners();
     for (v, to) in &edit.moved {
         let Some(&(p, k)) = owner.get(v) else {
             return Err(refuse(format_args!("vertex {v} is no area's corner")));
