@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::graph::{CellId, Graph};
-use super::search::{Adjacency, ScratchPool, Weight, distance};
+use super::search::{self, Adjacency, ScratchPool, Weight, distance};
 use super::spatial::{Grid, Planned, polygon_contains, span_distance, surface, tolerance};
 
 /// Why the navigator refuses a graph or a query.
@@ -287,8 +287,7 @@ impl Navigator {
                 }
             }
         }
-        let labels = self.components[usize::from(walk_only)]
-            .get_or_init(|| self.adjacency.components(self.graph.cells.len(), walk_only));
+        let labels = self.labels(walk_only);
         let apart = labels.get(a as usize) != labels.get(b as usize);
         Ok(
             match (!apart)
@@ -351,7 +350,13 @@ impl Navigator {
     /// island. Largest first, ties by smallest cell index; each island's cells (indices in
     /// [`Graph::cells`]) sorted.
     pub fn islands(&self, walk_only: bool) -> Vec<Vec<u32>> {
-        self.adjacency.islands(self.graph.cells.len(), walk_only)
+        search::islands(self.labels(walk_only))
+    }
+
+    /// Each cell's component label under `walk_only`, made on first use and kept.
+    fn labels(&self, walk_only: bool) -> &[u32] {
+        self.components[usize::from(walk_only)]
+            .get_or_init(|| self.adjacency.components(self.graph.cells.len(), walk_only))
     }
 
     /// Checks that `route` (as [`Navigator::path`] gave it for `weight` and `walk_only`) is a

@@ -155,31 +155,6 @@ impl Adjacency {
         parent
     }
 
-    /// The connected components over the edges followed under `walk_only`, each edge taken both
-    /// ways: largest first, ties by smallest cell index; cells sorted.
-    pub(crate) fn islands(&self, cells: usize, walk_only: bool) -> Vec<Vec<u32>> {
-        let roots = self.components(cells, walk_only);
-        // Group by root, in index order, so each island's cells come out sorted.
-        let mut slot = vec![u32::MAX; cells];
-        let mut islands: Vec<Vec<u32>> = Vec::new();
-        for (i, &root) in roots.iter().enumerate() {
-            let i = index_u32(i);
-            let Some(s) = slot.get_mut(root as usize) else {
-                continue;
-            };
-            if *s == u32::MAX {
-                *s = index_u32(islands.len());
-                islands.push(Vec::new());
-            }
-            if let Some(island) = islands.get_mut(*s as usize) {
-                island.push(i);
-            }
-        }
-        // Islands were made in order of their smallest cell; a stable sort keeps that for ties.
-        islands.sort_by_key(|island| core::cmp::Reverse(island.len()));
-        islands
-    }
-
     /// The cheapest route from `from` to `to` (both cells of the graph, different), or `None`
     /// when none follows the edges. `centres` holds every cell's centre in `f64` (needed for
     /// [`Weight::Distance`], where a cell without one is never entered and `to` must have one).
@@ -248,6 +223,30 @@ impl Adjacency {
         }
         None
     }
+}
+
+/// The islands of the component labels `roots` ([`Adjacency::components`]): largest first,
+/// ties by smallest cell index; cells sorted.
+pub(crate) fn islands(roots: &[u32]) -> Vec<Vec<u32>> {
+    // Group by root, in index order, so each island's cells come out sorted.
+    let mut slot = vec![u32::MAX; roots.len()];
+    let mut islands: Vec<Vec<u32>> = Vec::new();
+    for (i, &root) in roots.iter().enumerate() {
+        let i = index_u32(i);
+        let Some(s) = slot.get_mut(root as usize) else {
+            continue;
+        };
+        if *s == u32::MAX {
+            *s = index_u32(islands.len());
+            islands.push(Vec::new());
+        }
+        if let Some(island) = islands.get_mut(*s as usize) {
+            island.push(i);
+        }
+    }
+    // Islands were made in order of their smallest cell; a stable sort keeps that for ties.
+    islands.sort_by_key(|island| core::cmp::Reverse(island.len()));
+    islands
 }
 
 /// What a search knows of one cell; valid only where `seen` is the search's stamp.
