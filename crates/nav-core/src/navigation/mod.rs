@@ -38,6 +38,7 @@
 //! ```
 
 mod graph;
+mod landmarks;
 mod navigator;
 mod search;
 mod spatial;

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::graph::{CellId, Graph};
+use super::landmarks::{LandmarkSets, Landmarks};
 use super::search::{self, Adjacency, ScratchPool, Weight, distance};
 use super::spatial::{Grid, Planned, polygon_contains, span_distance, surface, tolerance};
 
@@ -89,6 +90,8 @@ pub struct Navigator {
     /// walking only, made on the first route asked for: two cells of different labels have no
     /// route, which [`Navigator::path`] then answers without searching the whole component.
     components: [OnceLock<Vec<u32>>; 2],
+    /// Landmarks for the searches of each weight, made once a few routes were asked for.
+    landmarks: LandmarkSets,
 }
 
 impl Navigator {
@@ -122,6 +125,7 @@ impl Navigator {
             graph,
             scratch: ScratchPool::default(),
             components: [OnceLock::new(), OnceLock::new()],
+            landmarks: LandmarkSets::default(),
         })
     }
 
@@ -289,39 +293,64 @@ impl Navigator {
         }
         let labels = self.labels(walk_only);
         let apart = labels.get(a as usize) != labels.get(b as usize);
-        Ok(
-            match (!apart)
-                .then(|| {
-                    self.scratch.with(|scratch| {
-                        self.adjacency
-                            .astar(&self.centres, (a, b), weight, walk_only, scratch)
-                    })
-                })
-                .flatten()
-            {
-                Some((cells, cost)) => Route {
-                    from: Some(a),
-                    to: Some(b),
-                    cells,
-                    cost,
-                    reachable: true,
-                    reason: None,
-                },
-                None => {
-                    let how = if walk_only { " walking only" } else { "" };
-                    let why = match weight {
-                        Weight::Distance => " between cells with centres",
-                        Weight::Hops => "",
-                    };
-                    let reason = format!(
-                        "no route from cell {} to cell {} follows the edges{how}{why}",
-                        self.id_text(a),
-                        self.id_text(b)
-                    );
-                    Route::unreachable(Some(a), Some(b), reason)
-                }
+        let found = if apart {
+            None
+        } else {
+            self.search((a, b), weight, walk_only, labels)
+        };
+        Ok(match found {
+            Some((cells, cost)) => Route {
+                from: Some(a),
+                to: Some(b),
+                cells,
+                cost,
+                reachable: true,
+                reason: None,
             },
-        )
+            None => {
+                let how = if walk_only { " walking only" } else { "" };
+                let why = match weight {
+                    Weight::Distance => " between cells with centres",
+                    Weight::Hops => "",
+                };
+                let reason = format!(
+                    "no route from cell {} to cell {} follows the edges{how}{why}",
+                    self.id_text(a),
+                    self.id_text(b)
+                );
+                Route::unreachable(Some(a), Some(b), reason)
+            }
+        })
+    }
+
+    /// A* from cell `a` to cell `b` (different, of one component of `labels`), with the
+    /// landmarks of `weight` and `walk_only` once they are made; counts the work done without
+    /// them, which makes them when it is enough ([`LandmarkSets::searched`]).
+    fn search(
+        &self,
+        (a, b): (u32, u32),
+        weight: Weight,
+        walk_only: bool,
+        labels: &[u32],
+    ) -> Option<(Vec<u32>, f64)> {
+        let centres = &self.centres;
+        self.scratch.with(|scratch| {
+            if let Some(marks) = self.landmarks.get(weight, walk_only) {
+                let bound = marks.bound_to(b);
+                return self
+                    .adjacency
+                    .astar(centres, (a, b), weight, walk_only, bound, scratch);
+            }
+            let found = self
+                .adjacency
+                .astar(centres, (a, b), weight, walk_only, |_| 0.0, scratch);
+            let cells = self.graph.cells.len();
+            self.landmarks
+                .searched(weight, walk_only, scratch.closed, cells, || {
+                    Landmarks::build(&self.adjacency, labels, weight, walk_only)
+                });
+            found
+        })
     }
 
     /// An endpoint's cell: `Err(NavError)` for an unknown id, `Ok(Err(reason))` for a point on

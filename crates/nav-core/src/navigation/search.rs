@@ -155,31 +155,122 @@ impl Adjacency {
         parent
     }
 
+    /// The same edges, each turned round: the adjacency of the graph with every edge reversed.
+    pub(crate) fn reversed(&self) -> Self {
+        let n = self.offsets.len().saturating_sub(1);
+        let mut offsets = vec![0usize; n + 1];
+        for edge in &self.edges {
+            if let Some(o) = offsets.get_mut(edge.target as usize + 1) {
+                *o += 1;
+            }
+        }
+        for k in 1..offsets.len() {
+            offsets[k] += offsets[k - 1];
+        }
+        let mut next = offsets.clone();
+        let mut edges = vec![
+            Out {
+                target: 0,
+                kind: EdgeKind::Walk,
+                followed: 0,
+                length: f64::NAN,
+            };
+            self.edges.len()
+        ];
+        for from in 0..n {
+            let from_u32 = index_u32(from);
+            for edge in self.run(from_u32) {
+                let Some(at) = next.get_mut(edge.target as usize) else {
+                    continue;
+                };
+                if let Some(slot) = edges.get_mut(*at) {
+                    *slot = Out {
+                        target: from_u32,
+                        ..*edge
+                    };
+                }
+                *at += 1;
+            }
+        }
+        Adjacency { offsets, edges }
+    }
+
+    /// The cost of the cheapest route from `source` to every cell under `weight` and
+    /// `walk_only` (infinite where there is none): Dijkstra over the edges, each step costing what
+    /// it costs in [`Adjacency::astar`].
+    pub(crate) fn distances(&self, source: u32, weight: Weight, walk_only: bool) -> Vec<f64> {
+        let n = self.offsets.len().saturating_sub(1);
+        let mut best = vec![f64::INFINITY; n];
+        let mut done = vec![false; n];
+        let mut open = BinaryHeap::new();
+        if let Some(b) = best.get_mut(source as usize) {
+            *b = 0.0;
+            open.push(Reverse((order_key(0.0), source)));
+        }
+        let wanted = followed_bit(walk_only);
+        while let Some(Reverse((_, cell))) = open.pop() {
+            let here = match (done.get_mut(cell as usize), best.get(cell as usize)) {
+                (Some(d), Some(&b)) if !*d => {
+                    *d = true;
+                    b
+                }
+                _ => continue,
+            };
+            for edge in self.run(cell) {
+                if edge.followed & wanted == 0 {
+                    continue;
+                }
+                let cost = here + step_cost(weight, edge);
+                if let Some(b) = best.get_mut(edge.target as usize) {
+                    if cost < *b {
+                        *b = cost;
+                        open.push(Reverse((order_key(cost), edge.target)));
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// The cheapest route from `from` to `to` (both cells of the graph, different), or `None`
     /// when none follows the edges. `centres` holds every cell's centre in `f64` (needed for
     /// [`Weight::Distance`], where a cell without one is never entered and `to` must have one).
-    /// `scratch` is the per-cell state, reused from one search to the next.
+    /// `bound` gives, for a cell, a lower bound of its cost to `to` that the search may use
+    /// besides the straight line (0.0 for none; infinite where `to` cannot be reached from
+    /// it); it must be consistent with the edges' costs, up to rounding. `scratch` is the
+    /// per-cell state, reused from one search to the next.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn astar(
         &self,
         centres: &[Option<[f64; 3]>],
         (from, to): (u32, u32),
         weight: Weight,
         walk_only: bool,
+        bound: impl Fn(u32) -> f64,
         scratch: &mut Scratch,
     ) -> Option<(Vec<u32>, f64)> {
         let goal = centres.get(to as usize).copied().flatten();
         let heuristic = |cell: u32| -> f64 {
-            match (weight, goal, centres.get(cell as usize).copied().flatten()) {
+            let straight = match (weight, goal, centres.get(cell as usize).copied().flatten()) {
                 (Weight::Distance, Some(g), Some(c)) => distance(c, g),
                 _ => 0.0,
-            }
+            };
+            straight.max(bound(cell))
         };
         let stamp = scratch.begin(centres.len());
-        let Scratch { slots, open, .. } = scratch;
+        let Scratch {
+            slots,
+            open,
+            closed,
+            ..
+        } = scratch;
         let start = slots.get_mut(from as usize)?;
         *start = Slot::fresh(stamp);
         start.best = 0.0;
         start.heuristic = heuristic(from);
+        if start.heuristic == f64::INFINITY {
+            return None;
+        }
         open.push(Reverse((order_key(start.heuristic), from)));
         let wanted = followed_bit(walk_only);
         while let Some(Reverse((_, cell))) = open.pop() {
@@ -188,6 +279,7 @@ impl Adjacency {
             let here = match slots.get_mut(cell as usize) {
                 Some(slot) if slot.closed != stamp => {
                     slot.closed = stamp;
+                    *closed += 1;
                     slot.best
                 }
                 _ => continue,
@@ -199,11 +291,7 @@ impl Adjacency {
                 if edge.followed & wanted == 0 {
                     continue;
                 }
-                let step = match weight {
-                    Weight::Hops => 1.0,
-                    Weight::Distance => edge.length, // NaN where a centre is missing: never taken
-                };
-                let cost = here + step;
+                let cost = here + step_cost(weight, edge);
                 let Some(next) = slots.get_mut(edge.target as usize) else {
                     continue;
                 };
@@ -217,11 +305,24 @@ impl Adjacency {
                     if next.heuristic.is_nan() {
                         next.heuristic = heuristic(edge.target);
                     }
+                    if next.heuristic == f64::INFINITY {
+                        continue; // `to` cannot be reached from there
+                    }
                     open.push(Reverse((order_key(cost + next.heuristic), edge.target)));
                 }
             }
         }
         None
+    }
+}
+
+/// What following `edge` costs under `weight` (NaN under [`Weight::Distance`] where either cell
+/// has no centre: such a step is never taken, every comparison with NaN being false).
+#[inline]
+fn step_cost(weight: Weight, edge: &Out) -> f64 {
+    match weight {
+        Weight::Hops => 1.0,
+        Weight::Distance => edge.length,
     }
 }
 
@@ -289,6 +390,8 @@ pub(crate) struct Scratch {
     /// The open list: cheapest estimate first ([`order_key`]), then the smaller cell index, so
     /// searches are deterministic.
     open: BinaryHeap<Reverse<(i64, u32)>>,
+    /// How many cells the last search closed.
+    pub(crate) closed: u64,
 }
 
 impl Scratch {
@@ -306,13 +409,14 @@ impl Scratch {
             self.stamp = 1;
         }
         self.open.clear();
+        self.closed = 0;
         self.stamp
     }
 }
 
 /// A key that orders `f64`s as [`f64::total_cmp`] does, computed once per entry of the open list
 /// rather than at every comparison.
-fn order_key(x: f64) -> i64 {
+pub(crate) fn order_key(x: f64) -> i64 {
     // Same-width reinterpretations, as `total_cmp` does them.
     let bits = x.to_bits() as i64;
     bits ^ (((bits >> 63) as u64) >> 1) as i64
