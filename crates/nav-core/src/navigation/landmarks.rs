@@ -11,11 +11,10 @@
 //! reaches a landmark that `v` cannot, no route leads from `v` to `t`, and the search drops `v`
 //! at once.
 //!
-//! Landmarks cost one Dijkstra per landmark and direction, so a navigator makes them only once
-//! its searches have done as much work ([`LandmarkSets`]), and keeps them.
+//! Landmarks cost one Dijkstra per landmark and direction (about as much as a few dozen routes
+//! on a map), made on the first route of a weight that needs a search, and kept.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::search::{Adjacency, Weight};
 
@@ -177,17 +176,14 @@ impl Landmarks {
     }
 }
 
-/// The landmarks a navigator makes, one set per weight and choice of followed edges. A set is
-/// made once the searches of its weight have closed as many cells as making it closes (one
-/// Dijkstra over the graph per landmark and direction, and one to start): it then costs at most
-/// as much again as the searches did without it, and every later search gains.
-/// A clone keeps the sets made.
-#[derive(Debug, Default)]
+/// The landmarks a navigator makes, one set per weight and choice of followed edges, each on
+/// the first search that needs it, and kept. Every search of a graph that has landmarks uses
+/// them, so that a query's answer never depends on the queries asked before it (among routes of
+/// equal cost, A* with other bounds may pick another). A clone keeps the sets made.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct LandmarkSets {
     /// The sets, by [`LandmarkSets::slot`].
     sets: [OnceLock<Landmarks>; 4],
-    /// How many cells the searches of each set closed without it.
-    work: [AtomicU64; 4],
 }
 
 impl LandmarkSets {
@@ -200,42 +196,23 @@ impl LandmarkSets {
         w + usize::from(walk_only)
     }
 
-    /// The landmarks of `weight` and `walk_only`, if made.
-    pub(crate) fn get(&self, weight: Weight, walk_only: bool) -> Option<&Landmarks> {
-        self.sets.get(Self::slot(weight, walk_only))?.get()
-    }
-
-    /// Counts the cells a search of `weight` and `walk_only` without landmarks closed, and
-    /// makes the set (with `make`) once the searches of a graph of `cells` cells have closed
-    /// enough.
-    pub(crate) fn searched(
+    /// The landmarks of `weight` and `walk_only` for a graph of `cells` cells, made by `make` the
+    /// first time; `None` for a graph too large to be given landmarks.
+    pub(crate) fn get(
         &self,
         weight: Weight,
         walk_only: bool,
-        closed: u64,
         cells: usize,
         make: impl FnOnce() -> Landmarks,
-    ) {
-        let slot = Self::slot(weight, walk_only);
-        let (Some(set), Some(work)) = (self.sets.get(slot), self.work.get(slot)) else {
-            return;
-        };
-        let before = work.fetch_add(closed, Ordering::Relaxed);
-        let cost = (2 * Landmarks::MAX as u64 + 1).saturating_mul(cells as u64);
-        if before.saturating_add(closed) >= cost && cells <= Landmarks::LARGEST_GRAPH {
-            set.get_or_init(make);
+    ) -> Option<&Landmarks> {
+        if cells > Landmarks::LARGEST_GRAPH {
+            return None;
         }
-    }
-}
-
-impl Clone for LandmarkSets {
-    fn clone(&self) -> Self {
-        LandmarkSets {
-            sets: self.sets.clone(),
-            work: core::array::from_fn(|k| {
-                AtomicU64::new(self.work.get(k).map_or(0, |a| a.load(Ordering::Relaxed)))
-            }),
-        }
+        Some(
+            self.sets
+                .get(Self::slot(weight, walk_only))?
+                .get_or_init(make),
+        )
     }
 }
 
@@ -293,6 +270,100 @@ mod tests {
         // Along the line, the landmarks at its ends make the bound exact.
         assert_eq!(marks.bound_to(3)(0), 3.0 - 4.0 * MARGIN);
         assert!(marks.count < Landmarks::MAX, "{marks:?}");
+    }
+
+    #[test]
+    fn astar_with_landmarks_costs_what_dijkstra_does() {
+        // A 12 x 12 grid of squares with some walls and some one-way drops, two islands.
+        let (w, h) = (12u32, 12u32);
+        let mut g = Graph::new(UpAxis::Z);
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let (fx, fy) = (
+                    f32::from(u16::try_from(x).unwrap_or(0)),
+                    f32::from(u16::try_from(y).unwrap_or(0)),
+                );
+                let z = f32::from(u16::try_from(next() % 3).unwrap_or(0));
+                g.add_polygon_cell(
+                    CellId::new(u64::from(y * w + x)),
+                    &[
+                        [fx, fy, z],
+                        [fx + 1.0, fy, z],
+                        [fx + 1.0, fy + 1.0, z],
+                        [fx, fy + 1.0, z],
+                    ],
+                );
+            }
+        }
+        for y in 0..h {
+            for x in 0..w {
+                let c = y * w + x;
+                for n in [(x + 1 < w).then(|| c + 1), (y + 1 < h).then(|| c + w)] {
+                    let Some(n) = n else { continue };
+                    if x == 6 && n == c + 1 {
+                        continue; // a wall down the middle, but for one drop
+                    }
+                    match next() % 10 {
+                        0 => {}                                // wall
+                        1 => g.add_edge(c, n, EdgeKind::Drop), // one way
+                        _ => {
+                            g.add_edge(c, n, EdgeKind::Walk);
+                            g.add_edge(n, c, EdgeKind::Walk);
+                        }
+                    }
+                }
+            }
+        }
+        g.add_edge(6 * w + 6, 6 * w + 7, EdgeKind::Drop);
+        let centres: Vec<_> = g
+            .cells
+            .iter()
+            .map(|c| c.centre.map(|p| p.map(f64::from)))
+            .collect();
+        let adjacency = Adjacency::build(&g, &centres);
+        let mut scratch = super::super::search::Scratch::default();
+        for (weight, walk_only) in [
+            (Weight::Distance, false),
+            (Weight::Distance, true),
+            (Weight::Hops, false),
+        ] {
+            let labels = adjacency.components(g.cells.len(), walk_only);
+            let marks = Landmarks::build(&adjacency, &labels, weight, walk_only);
+            assert_eq!(marks.count, Landmarks::MAX);
+            for from in (0..w * h).step_by(7) {
+                let truth = adjacency.distances(from, weight, walk_only);
+                for to in (0..w * h).step_by(5).filter(|&to| to != from) {
+                    let route = (from, to);
+                    let with = adjacency.astar(
+                        &centres,
+                        route,
+                        weight,
+                        walk_only,
+                        marks.bound_to(to),
+                        &mut scratch,
+                    );
+                    let without =
+                        adjacency.astar(&centres, route, weight, walk_only, |_| 0.0, &mut scratch);
+                    let expected = truth[to as usize];
+                    for found in [&with, &without] {
+                        match found {
+                            Some((_, cost)) => assert!(
+                                (cost - expected).abs() <= 1e-9 * expected,
+                                "{route:?} {weight:?}: {cost} against {expected}"
+                            ),
+                            None => assert_eq!(expected, f64::INFINITY, "{route:?} {weight:?}"),
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub struct Navigator {
     /// walking only, made on the first route asked for: two cells of different labels have no
     /// route, which [`Navigator::path`] then answers without searching the whole component.
     components: [OnceLock<Vec<u32>>; 2],
-    /// Landmarks for the searches of each weight, made once a few routes were asked for.
+    /// Landmarks for the searches of each weight, made on the first search of that weight.
     landmarks: LandmarkSets,
 }
 
@@ -324,8 +324,7 @@ impl Navigator {
     }
 
     /// A* from cell `a` to cell `b` (different, of one component of `labels`), with the
-    /// landmarks of `weight` and `walk_only` once they are made; counts the work done without
-    /// them, which makes them when it is enough ([`LandmarkSets::searched`]).
+    /// landmarks of `weight` and `walk_only`, made on the first search that needs them.
     fn search(
         &self,
         (a, b): (u32, u32),
@@ -333,23 +332,21 @@ impl Navigator {
         walk_only: bool,
         labels: &[u32],
     ) -> Option<(Vec<u32>, f64)> {
+        let marks = self
+            .landmarks
+            .get(weight, walk_only, self.graph.cells.len(), || {
+                Landmarks::build(&self.adjacency, labels, weight, walk_only)
+            });
         let centres = &self.centres;
-        self.scratch.with(|scratch| {
-            if let Some(marks) = self.landmarks.get(weight, walk_only) {
+        self.scratch.with(|scratch| match marks {
+            Some(marks) => {
                 let bound = marks.bound_to(b);
-                return self
-                    .adjacency
-                    .astar(centres, (a, b), weight, walk_only, bound, scratch);
+                self.adjacency
+                    .astar(centres, (a, b), weight, walk_only, bound, scratch)
             }
-            let found = self
+            None => self
                 .adjacency
-                .astar(centres, (a, b), weight, walk_only, |_| 0.0, scratch);
-            let cells = self.graph.cells.len();
-            self.landmarks
-                .searched(weight, walk_only, scratch.closed, cells, || {
-                    Landmarks::build(&self.adjacency, labels, weight, walk_only)
-                });
-            found
+                .astar(centres, (a, b), weight, walk_only, |_| 0.0, scratch),
         })
     }
 

@@ -258,12 +258,7 @@ impl Adjacency {
             straight.max(bound(cell))
         };
         let stamp = scratch.begin(centres.len());
-        let Scratch {
-            slots,
-            open,
-            closed,
-            ..
-        } = scratch;
+        let Scratch { slots, open, .. } = scratch;
         let start = slots.get_mut(from as usize)?;
         *start = Slot::fresh(stamp);
         start.best = 0.0;
@@ -279,7 +274,6 @@ impl Adjacency {
             let here = match slots.get_mut(cell as usize) {
                 Some(slot) if slot.closed != stamp => {
                     slot.closed = stamp;
-                    *closed += 1;
                     slot.best
                 }
                 _ => continue,
@@ -390,8 +384,6 @@ pub(crate) struct Scratch {
     /// The open list: cheapest estimate first ([`order_key`]), then the smaller cell index, so
     /// searches are deterministic.
     open: BinaryHeap<Reverse<(i64, u32)>>,
-    /// How many cells the last search closed.
-    pub(crate) closed: u64,
 }
 
 impl Scratch {
@@ -409,7 +401,6 @@ impl Scratch {
             self.stamp = 1;
         }
         self.open.clear();
-        self.closed = 0;
         self.stamp
     }
 }
