@@ -129,7 +129,7 @@ pub fn geometry(m: &NavMeshTerrain) -> Geometry {
         }
     }
     for (poly, n) in g.polygons.iter_mut().zip(&neighbours) {
-        poly.neighbours = n.to_vec();
+        poly.neighbours = (*n).into();
     }
 
     // Objects and their links.

@@ -18,7 +18,7 @@ fn mesh_of(m: &jmxvnvm::NavMeshTerrain) -> EditedMesh {
     let g = Nvm.geometry(m).unwrap();
     EditedMesh {
         vertices: g.vertices.clone(),
-        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
+        faces: g.polygons.iter().map(|p| p.vertices.to_vec()).collect(),
         attributes: Vec::new(),
     }
 }

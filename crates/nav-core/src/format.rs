@@ -145,6 +145,15 @@ pub trait Format {
         None
     }
 
+    /// The vertices of [`Format::geometry`], without its polygons and graph, for a reader who
+    /// wants positions alone (Python's `Navmesh.vertices`). Equal to `geometry(model)`'s
+    /// vertices, which the round-trip oracle checks on every file
+    /// ([`crate::oracle::check_vertices`]); a format overrides it only where it has them
+    /// cheaper than through the whole geometry.
+    fn vertices(&self, model: &Self::Model) -> Option<Vec<[f32; 3]>> {
+        self.geometry(model).map(|g| g.vertices)
+    }
+
     /// Puts a mesh edit onto the model ([`crate::edit`]), keeping everything the mesh does not
     /// show, and returns one line per change, like [`Format::fix`]
     /// (`"triangles[12]: vertex 40 moved to (1, 2, 3)"`). `None` for a format that cannot

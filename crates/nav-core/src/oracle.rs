@@ -61,6 +61,9 @@ pub enum RoundtripError {
     /// invalid answer ([`check_navigation`]).
     #[error("navigation: {0}")]
     Navigation(String),
+    /// [`crate::Format::vertices`] differs from the geometry's vertices ([`check_vertices`]).
+    #[error("vertices: {0}")]
+    Vertices(String),
     /// The view and the model give different summaries (`navkit info` would depend on which).
     #[error("the view's summary differs from the model's: {view} vs {model}")]
     SummaryDiffers {
@@ -286,6 +289,13 @@ pub fn fuzz_bytes<F: Format + ?Sized>(format: &F, bytes: &[u8]) {
             bytes.len()
         );
     }
+    if let Err(e) = check_vertices(format, &model) {
+        panic!(
+            "{}: input of {} bytes parses, but {e}",
+            format.name(),
+            bytes.len()
+        );
+    }
     if let Err(e) = check_navigation(format, &model) {
         panic!(
             "{}: input of {} bytes round-trips, but {e}",
@@ -308,6 +318,30 @@ pub fn fuzz_model<F: Format + ?Sized>(format: &F, model: &F::Model) {
     if let Err(e) = check_navigation(format, model) {
         panic!("{}: {e}\n{model:#?}", format.name());
     }
+}
+
+/// The vertices oracle: [`Format::vertices`] gives exactly the vertices of
+/// [`Format::geometry`] (bit for bit), or `None` exactly where the geometry is `None`.
+pub fn check_vertices<F: Format + ?Sized>(
+    format: &F,
+    model: &F::Model,
+) -> Result<(), RoundtripError> {
+    let bits =
+        |v: &[[f32; 3]]| -> Vec<[u32; 3]> { v.iter().map(|p| p.map(f32::to_bits)).collect() };
+    let geometry = format.geometry(model).map(|g| bits(&g.vertices));
+    let vertices = format.vertices(model).map(|v| bits(&v));
+    if geometry == vertices {
+        return Ok(());
+    }
+    let count = |v: &Option<Vec<[u32; 3]>>| {
+        v.as_ref()
+            .map_or("none".to_string(), |v| v.len().to_string())
+    };
+    Err(RoundtripError::Vertices(format!(
+        "Format::vertices gives other vertices ({}) than the geometry's ({})",
+        count(&vertices),
+        count(&geometry)
+    )))
 }
 
 /// How many cells [`check_navigation`] locates and routes between, at most.

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use nav_core::ShortVec;
 use nav_core::geometry::{Geometry, Record, UpAxis, VertexIdentity};
 
 use crate::model::{Area, AreaCustom, SourceMesh};
@@ -183,8 +184,8 @@ pub fn attribute_names(mesh: &SourceMesh) -> &'static [&'static str] {
 
 /// An area's raw flag fields, in the order of `names` ([`attribute_names`] of its mesh): the
 /// flavour's word only where the area holds the one the layout names.
-pub fn attribute_values(names: &[&str], area: &Area) -> Vec<i64> {
-    let mut out = vec![i64::from(area.attribute_flags)];
+pub fn attribute_values(names: &[&str], area: &Area) -> ShortVec<i64, 2> {
+    let mut out = ShortVec::from([i64::from(area.attribute_flags)]);
     let word = match &area.custom {
         AreaCustom::TeamFortress2 { tf_attributes } => Some(("tf_attributes", *tf_attributes)),
         AreaCustom::Terror {

@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use nav_core::ShortVec;
 use nav_core::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 use crate::model::Source2Mesh;
@@ -168,7 +169,7 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
             .polygons
             .get(a.polygon as usize)
             .filter(|_| pool)
-            .map(|p| p.corners.to_vec());
+            .map(|p| p.corners.clone());
         let vertices =
             pool_corners.unwrap_or_else(|| corners.iter().map(|c| g.vertex(*c)).collect());
         g.polygons.push(Polygon {
@@ -179,7 +180,7 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
                 index,
                 id: Some(u64::from(a.id)),
             }),
-            attributes: vec![i64::from_ne_bytes(a.attribute_flags.to_ne_bytes())],
+            attributes: [i64::from_ne_bytes(a.attribute_flags.to_ne_bytes())].into(),
             ..Polygon::default()
         });
         node_of.push(Some(node));
@@ -189,7 +190,7 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
         let Some(Some(from)) = node_of.get(i).copied() else {
             continue;
         };
-        let n: Vec<Option<u32>> = a
+        let n: ShortVec<Option<u32>, 4> = a
             .connections
             .iter()
             .map(|list| find(list.first()?.area_id))

@@ -20,6 +20,7 @@
 //! - links: `inside` (along a face), `crossing segment` (the co-located node of another segment)
 //!   and `crossing chunk` (a node of another data chunk of the same file).
 
+use nav_core::ShortVec;
 use nav_core::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 use crate::model::{DataChunk, Nav2File, NeighborKind};
@@ -130,12 +131,12 @@ fn faces(file: &Nav2File, dc: &DataChunk, part: u32, g: &mut Geometry) {
     let first = g.polygons.len();
     let mut polygon_of = Vec::with_capacity(nm.meshes.len());
     let mut kept = 0usize;
-    let corners: Vec<Option<Vec<u32>>> = nm
+    let corners: Vec<Option<ShortVec<u32, 4>>> = nm
         .meshes
         .iter()
         .map(|m| {
             let base = bases.get(usize::from(m.segment_index))?[0];
-            let v: Option<Vec<u32>> = m
+            let v: Option<ShortVec<u32, 4>> = m
                 .positions
                 .iter()
                 .map(|p| {

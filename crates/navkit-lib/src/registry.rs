@@ -13,7 +13,7 @@ use nav_core::edit::{EditedGraph, EditedMesh, MatchOptions};
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::navigation::Graph;
 use nav_core::oracle::{
-    BuildError, RoundtripError, check_build, check_navigation, roundtrip_bytes,
+    BuildError, RoundtripError, check_build, check_navigation, check_vertices, roundtrip_bytes,
 };
 use nav_core::{Built, Error, Finding, Format, Part, Summary};
 use serde::Serialize;
@@ -259,6 +259,8 @@ where
         // The navigation graph the model maps to is one the queries accept, and answers on it
         // are paths over its edges.
         check_navigation(self, &model).map_err(|error| RoundtripFailure { part: None, error })?;
+        // The vertices alone are the geometry's.
+        check_vertices(self, &model).map_err(|error| RoundtripFailure { part: None, error })?;
         // Each part is a file of its own format, checked with that format's round trip.
         let parts = Format::parts(self, &model);
         for part in &parts {
@@ -322,6 +324,8 @@ pub trait Opened: Send + Sync {
     fn replace_part(&mut self, name: &str, part: &[u8]) -> Result<(), Error>;
     /// World-space polygons and a graph ([`Format::geometry`]); `None` without a mapping.
     fn geometry(&self) -> Option<Geometry>;
+    /// The geometry's vertices alone ([`Format::vertices`]); `None` without a mapping.
+    fn vertices(&self) -> Option<Vec<[f32; 3]>>;
     /// The navigation graph ([`Format::navigation`]); `None` without a mapping.
     fn navigation(&self) -> Option<Graph>;
     /// Puts geometry edited in a 3D tool back onto the model ([`nav_core::edit::apply_mesh`]:
@@ -424,6 +428,10 @@ where
 
     fn geometry(&self) -> Option<Geometry> {
         Format::geometry(&self.format, &self.model)
+    }
+
+    fn vertices(&self) -> Option<Vec<[f32; 3]>> {
+        Format::vertices(&self.format, &self.model)
     }
 
     fn navigation(&self) -> Option<Graph> {

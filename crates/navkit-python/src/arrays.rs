@@ -13,8 +13,16 @@ use nav_core::navigation::Graph;
 
 /// An `n × 3` float32 array of points.
 fn points<'py>(py: Python<'py>, list: &[[f32; 3]]) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    let flat: Vec<f32> = list.iter().flatten().copied().collect();
-    let array = Array2::from_shape_vec((list.len(), 3), flat)
+    owned_points(py, list.to_vec())
+}
+
+/// An `n × 3` float32 array of points, taking the list's buffer as the array's (no copy).
+pub(crate) fn owned_points<'py>(
+    py: Python<'py>,
+    list: Vec<[f32; 3]>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let n = list.len();
+    let array = Array2::from_shape_vec((n, 3), list.into_flattened())
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     Ok(PyArray2::from_owned_array(py, array))
 }
@@ -26,11 +34,6 @@ fn index(n: usize) -> i64 {
 
 /// Polygons as `(offsets, indices)` arrays ([`polygons`]).
 pub(crate) type Polygons<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<u32>>);
-
-/// The geometry's vertices, float32 `N × 3`, in the file's axes.
-pub(crate) fn vertices<'py>(py: Python<'py>, g: &Geometry) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    points(py, &g.vertices)
-}
 
 /// The polygons as `(offsets, indices)`: polygon `k` is `indices[offsets[k]:offsets[k + 1]]`,
 /// indices into the vertices. `offsets` is int64 with one entry more than there are polygons;

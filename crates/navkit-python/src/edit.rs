@@ -173,7 +173,7 @@ pub(crate) fn moved(g: &Geometry, vertices: Vec<[f32; 3]>) -> PyResult<EditedMes
     }
     Ok(EditedMesh {
         vertices,
-        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
+        faces: g.polygons.iter().map(|p| p.vertices.to_vec()).collect(),
         attributes: Vec::new(),
     })
 }

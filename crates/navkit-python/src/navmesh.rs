@@ -357,8 +357,9 @@ impl Navmesh {
     /// the file is kept, and a coordinate within float rounding of its old value keeps its bits.
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let g = py.detach(|| self.geometry())?;
-        arrays::vertices(py, &g)
+        let vertices =
+            py.detach(|| self.shared.vertices().map_err(poisoned)?.map_err(nav_error))?;
+        arrays::owned_points(py, vertices)
     }
 
     #[setter(vertices)]

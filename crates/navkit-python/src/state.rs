@@ -77,6 +77,22 @@ impl Shared {
         Ok(built)
     }
 
+    /// The geometry's vertices: from the geometry when it is built, else from the model alone
+    /// ([`Opened::vertices`], which builds no polygons).
+    pub(crate) fn vertices(&self) -> Result<Result<Vec<[f32; 3]>, String>, Poisoned> {
+        let inner = self.read()?;
+        if let Some(done) = &inner.geometry {
+            return Ok(done
+                .as_ref()
+                .map(|g| g.vertices.clone())
+                .map_err(Clone::clone));
+        }
+        Ok(inner
+            .model
+            .vertices()
+            .ok_or_else(|| format!("{} has no geometry mapping", inner.model.format().name())))
+    }
+
     /// The navigator over the model's navigation graph, built on the first call.
     pub(crate) fn navigator(&self) -> Result<Result<Arc<Navigator>, String>, Poisoned> {
         if let Some(done) = &self.read()?.navigator {

@@ -25,6 +25,7 @@
 
 use std::collections::HashMap;
 
+use nav_core::ShortVec;
 use nav_core::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 use crate::nvnm::{Edge, NavmeshGeometry, triangle_flags};
@@ -156,6 +157,7 @@ fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry, part: u32) -> Mapped {
     }
     g.vertices
         .extend(m.vertices.iter().map(|v| v.map(|c| c.get())));
+    g.polygons.reserve(m.triangles.len());
     // Which polygon each triangle became (None: left out for a missing vertex).
     let mut polygon_of: Vec<Option<u32>> = Vec::with_capacity(m.triangles.len());
     let mut next = first_polygon;
@@ -172,15 +174,14 @@ fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry, part: u32) -> Mapped {
             continue;
         }
         let kind = g.kind(triangle_kind(tri.flags));
-        let neighbours = (0..3)
-            .map(|k| match tri.edge(k) {
-                Edge::Triangle(n) => polygon_of.get(usize::from(n)).copied().flatten(),
-                _ => None,
-            })
-            .collect();
+        let neighbours = ShortVec::from_fn(3, |k| match tri.edge(k) {
+            Edge::Triangle(n) => polygon_of.get(usize::from(n)).copied().flatten(),
+            _ => None,
+        });
+        let attributes = [i64::from(tri.flags), i64::from(tri.cover_flags)];
         g.polygons.push(Polygon {
             // In range: each index is below `nv`, and `base + nv` fits a u32 (checked above).
-            vertices: tri.vertices.iter().map(|&v| base + u32::from(v)).collect(),
+            vertices: ShortVec::from_slice_map(&tri.vertices, |v| base + u32::from(v)),
             kind,
             neighbours,
             record: u32::try_from(t).ok().map(|index| Record {
@@ -188,7 +189,7 @@ fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry, part: u32) -> Mapped {
                 index,
                 id: None,
             }),
-            attributes: vec![i64::from(tri.flags), i64::from(tri.cover_flags)],
+            attributes: ShortVec::from_fn(2, |k| attributes.get(k).copied().unwrap_or(0)),
         });
     }
     // Edge links: a node at the midpoint of the linking edge.
@@ -224,6 +225,14 @@ pub fn geometry(m: &NavmeshGeometry) -> Geometry {
     let mut g = empty();
     add_mesh(&mut g, m, 0);
     g
+}
+
+/// The vertices of [`geometry`], without its triangles and nodes.
+pub fn vertices(m: &NavmeshGeometry) -> Vec<[f32; 3]> {
+    if index(m.vertices.len()).is_none() {
+        return Vec::new(); // as `add_mesh`, which leaves such a mesh out
+    }
+    m.vertices.iter().map(|v| v.map(|c| c.get())).collect()
 }
 
 /// Every navmesh of a plugin in one geometry, given as (FormID, model) pairs: meshes after one

@@ -22,14 +22,14 @@ fn grid(identity: VertexIdentity) -> Geometry {
     for (q, (x, y)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
         let v = |dx: u32, dy: u32| (y + dy) * 3 + x + dx;
         g.polygons.push(Polygon {
-            vertices: vec![v(0, 0), v(1, 0), v(1, 1), v(0, 1)],
+            vertices: [v(0, 0), v(1, 0), v(1, 1), v(0, 1)].into(),
             kind,
             record: Some(Record {
                 part: 0,
                 index: q as u32,
                 id: None,
             }),
-            attributes: vec![10 + q as i64],
+            attributes: [10 + q as i64].into(),
             ..Polygon::default()
         });
     }
@@ -40,7 +40,7 @@ fn grid(identity: VertexIdentity) -> Geometry {
 fn as_ngons(g: &Geometry) -> EditedMesh {
     EditedMesh {
         vertices: g.vertices.clone(),
-        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
+        faces: g.polygons.iter().map(|p| p.vertices.to_vec()).collect(),
         attributes: Vec::new(),
     }
 }
@@ -243,9 +243,9 @@ fn polygons_at_the_same_places_take_their_faces_in_order() {
         g.vertex(*p);
     }
     let kind = g.kind("walk");
-    for (index, vertices) in [(0, vec![0, 1, 2]), (1, vec![4, 5, 3])] {
+    for (index, vertices) in [(0, [0, 1, 2]), (1, [4, 5, 3])] {
         g.polygons.push(Polygon {
-            vertices,
+            vertices: vertices.into(),
             kind,
             record: Some(Record {
                 part: index,

@@ -21,6 +21,8 @@ mod axis;
 mod mesh;
 
 pub use axis::UpAxis;
+
+use crate::short_vec::ShortVec;
 #[cfg(feature = "arbitrary")]
 pub use mesh::{ARBITRARY_MAX_TRIANGLES, ARBITRARY_MAX_VERTICES};
 pub use mesh::{FaultyTriangle, TriangleFault, TriangleMesh};
@@ -58,18 +60,19 @@ pub enum VertexIdentity {
 /// A polygon over [`Geometry::vertices`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Polygon {
-    /// Vertex indices, in winding order (3 for a triangle, 4 for a quad).
-    pub vertices: Vec<u32>,
+    /// Vertex indices, in winding order (3 for a triangle, 4 for a quad). Up to 4 are kept
+    /// inside the polygon, so a mesh of triangles and quads allocates nothing per polygon.
+    pub vertices: ShortVec<u32, 4>,
     /// Index into [`Geometry::kinds`].
     pub kind: u16,
     /// For edge `i` (from vertex `i` to vertex `i + 1`), the polygon across it, where known.
     /// Empty when the format does not record adjacency.
-    pub neighbours: Vec<Option<u32>>,
+    pub neighbours: ShortVec<Option<u32>, 4>,
     /// The record of the file this polygon is; `None` for a format that has not said.
     pub record: Option<Record>,
     /// The record's raw attribute values as stored (flags as the integer the file holds), one
     /// per name of [`Geometry::attributes`], in that order; empty when the format gives none.
-    pub attributes: Vec<i64>,
+    pub attributes: ShortVec<i64, 2>,
 }
 
 /// A graph node.

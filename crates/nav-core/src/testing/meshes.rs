@@ -11,7 +11,7 @@ use crate::geometry::Geometry;
 pub fn as_ngons(g: &Geometry) -> EditedMesh {
     EditedMesh {
         vertices: g.vertices.clone(),
-        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
+        faces: g.polygons.iter().map(|p| p.vertices.to_vec()).collect(),
         attributes: Vec::new(),
     }
 }

@@ -157,6 +157,11 @@ impl Format for Nvnm {
         Some(crate::geometry::geometry(model))
     }
 
+    /// The navmesh's vertices as they are (the geometry's, without building its triangles).
+    fn vertices(&self, model: &Self::Model) -> Option<Vec<[f32; 3]>> {
+        Some(crate::geometry::vertices(model))
+    }
+
     /// Moves vertices, adds triangles, deletes triangles (then [`fix`]); see [`apply`].
     fn apply(
         &self,
