@@ -159,6 +159,14 @@ pub trait Format {
         None
     }
 
+    /// The lists of the model whose records other records name by their position, and those
+    /// references ([`crate::positions`]): `to-json` writes each record's position as `"#"`, and
+    /// `from-json` renumbers the references when records were deleted, inserted or reordered.
+    /// The default has none.
+    fn position_lists(&self) -> &'static [crate::positions::PositionList] {
+        &[]
+    }
+
     /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, or
     /// `None` for a format that has no builder. The builder refuses meshes the format cannot hold
     /// with an error naming the limit.

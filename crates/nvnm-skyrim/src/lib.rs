@@ -71,6 +71,7 @@ pub mod build;
 pub mod geometry;
 pub mod nvnm;
 pub mod plugin;
+pub mod positions;
 pub mod samples;
 
 pub use nvnm::{NavmeshGeometry, NavmeshGeometryView, Nvnm};

@@ -1,0 +1,327 @@
+//! JSON that renumbers: for every list whose records other records name by position, in every
+//! real file that has one, delete a record from the middle of the JSON, read it back, `fix`:
+//! every remaining reference names the same record as before (checked by the record's content),
+//! and `validate` finds no error the file did not have. Also reordering, insertion, refusals
+//! and `remove_records`.
+// Test code: a panic is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+
+use nav_core::Severity;
+use nav_core::testing::{corpus_dir, corpus_files};
+use navkit::positions::{self, ListReferences};
+use navkit::registry::{self, AnyFormat};
+use serde_json::Value;
+
+mod common;
+use common::{navkit, s, stderr, temp};
+
+/// The document of `bytes` as a tree.
+fn document(format: &dyn AnyFormat, bytes: &[u8]) -> Value {
+    let mut out = Vec::new();
+    format.to_json(bytes, &mut out).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+/// `"model.a[3].b"` as a JSON pointer into the document.
+fn pointer(path: &str) -> String {
+    let mut out = String::new();
+    for part in path.split('.') {
+        let mut pieces = part.split('[');
+        out.push('/');
+        out.push_str(pieces.next().unwrap());
+        for p in pieces {
+            out.push('/');
+            out.push_str(p.trim_end_matches(']'));
+        }
+    }
+    out
+}
+
+/// The number of error findings of a model read from a document.
+fn errors(format: &dyn AnyFormat, doc: &Value) -> Result<(usize, Value), String> {
+    let text = serde_json::to_vec(doc).unwrap();
+    let (mut opened, _) = format.open_json(&mut text.as_slice())?;
+    let _ = opened.fix();
+    let bytes = opened.write().map_err(|e| e.to_string())?;
+    let again = document(format, &bytes);
+    let errors = format
+        .validate(&bytes)
+        .unwrap()
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    Ok((errors, again))
+}
+
+/// A record's content: its JSON without `"#"`, with the references into the list `list`
+/// (which move) blanked.
+fn content(doc: &Value, record: &str, refs: &ListReferences) -> Value {
+    let mut v = doc
+        .pointer(&pointer(record))
+        .cloned()
+        .unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.shift_remove("#");
+    }
+    for (path, _) in &refs.refs {
+        let Some(inner) = path.strip_prefix(record) else {
+            continue;
+        };
+        if !(inner.starts_with('.') || inner.starts_with('[')) {
+            continue;
+        }
+        // `x.edges[1]` -> `/x/edges/1` -> `/edges/1`.
+        let inside = pointer(&format!("x{inner}"));
+        if let Some(slot) = v.pointer_mut(&inside[2..]) {
+            *slot = Value::Null;
+        }
+    }
+    v
+}
+
+/// Every reference into `list` as (its path with indices left out, the content it names),
+/// counted.
+fn named(
+    doc: &Value,
+    refs: &ListReferences,
+    skip: &dyn Fn(&str, i64) -> bool,
+) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for (path, at) in &refs.refs {
+        if skip(path, *at) {
+            continue;
+        }
+        let shape: String = path
+            .split('[')
+            .map(|p| p.split_once(']').map_or(p, |(_, rest)| rest))
+            .collect();
+        let target = content(doc, &format!("{}[{at}]", refs.list), refs);
+        *out.entry(format!("{shape} -> {target}")).or_default() += 1;
+    }
+    out
+}
+
+/// What one deletion checked.
+struct Checked {
+    list: String,
+    deleted: usize,
+    references: usize,
+}
+
+/// Deletes a record from the middle of one list of `doc` (one that nothing names, or whose
+/// references can be set to none or dropped with their entry), reads the document back and
+/// checks every other reference by content. `None` when no record of the list can go.
+fn delete_one(
+    format: &dyn AnyFormat,
+    doc: &Value,
+    refs: &ListReferences,
+    file: &str,
+    errors_before: usize,
+) -> Option<Checked> {
+    let list = doc.pointer(&pointer(&refs.list))?.as_array()?;
+    if list.len() < 3 || !list.iter().all(Value::is_object) {
+        return None;
+    }
+    let table = format.position_lists();
+    let pattern = table.iter().find(|l| l.noun == refs.noun)?;
+    let mid = list.len() / 2;
+    // Candidates nearest the middle first.
+    let mut candidates: Vec<usize> = (1..list.len() - 1).collect();
+    candidates.sort_by_key(|&i| i.abs_diff(mid));
+    for k in candidates.into_iter().take(64) {
+        let k_i64 = i64::try_from(k).unwrap();
+        let to_k: Vec<&(String, i64)> = refs.refs.iter().filter(|(_, at)| *at == k_i64).collect();
+        let mut edited = doc.clone();
+        let mut dropped = Vec::new();
+        let mut ok = true;
+        for (path, _) in &to_k {
+            let reference = pattern
+                .refs
+                .iter()
+                .find(|r| shape_matches(r.path, path))
+                .unwrap();
+            if reference.count.is_some() {
+                continue;
+            }
+            if let Some(none) = reference.none.first() {
+                *edited.pointer_mut(&pointer(path)).unwrap() = Value::from(*none);
+            } else if path.ends_with(']') {
+                dropped.push(path.clone());
+            } else {
+                ok = false;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        // Entries dropped from the end of their arrays first, so that indices hold.
+        dropped.sort_by_key(|p| std::cmp::Reverse(index_key(p)));
+        for p in &dropped {
+            let (parent, index) = p.rsplit_once('[').unwrap();
+            let index: usize = index.trim_end_matches(']').parse().unwrap();
+            edited
+                .pointer_mut(&pointer(parent))
+                .unwrap()
+                .as_array_mut()
+                .unwrap()
+                .remove(index);
+        }
+        let record = format!("{}[{k}]", refs.list);
+        edited
+            .pointer_mut(&pointer(&refs.list))
+            .unwrap()
+            .as_array_mut()
+            .unwrap()
+            .remove(k);
+        let gone = |path: &str, at: i64| {
+            at == k_i64
+                || path.starts_with(&format!("{record}."))
+                || path.starts_with(&format!("{record}["))
+                || dropped
+                    .iter()
+                    .any(|d| path == d || path.starts_with(&format!("{d}.")))
+        };
+        let before = named(doc, refs, &gone);
+        let (errors_after, after) = match errors(format, &edited) {
+            Ok(x) => x,
+            Err(e) => panic!("{file}: {record} deleted: {e}"),
+        };
+        let refs_after = positions::references(&after["model"], table)
+            .into_iter()
+            .find(|r| r.list == refs.list)
+            .unwrap();
+        let after_named = named(&after, &refs_after, &|_, _| false);
+        assert_eq!(
+            before, after_named,
+            "{file}: {record} deleted: references name other records"
+        );
+        assert!(
+            errors_after <= errors_before,
+            "{file}: {record} deleted: {errors_after} errors, {errors_before} before"
+        );
+        return Some(Checked {
+            list: refs.list.clone(),
+            deleted: k,
+            references: before.values().sum(),
+        });
+    }
+    None
+}
+
+/// Whether a concrete path (`model.links[3].target`) has the shape of a pattern
+/// (`links[*].target`, `**.navmesh.triangles[*].edges[*]`).
+fn shape_matches(pattern: &str, path: &str) -> bool {
+    let strip = |p: &str| -> String {
+        p.split('[')
+            .map(|x| x.split_once(']').map_or(x, |(_, rest)| rest))
+            .collect()
+    };
+    let shape = strip(path);
+    let pat = strip(pattern);
+    match pat.strip_prefix("**.") {
+        Some(tail) => shape.ends_with(&format!(".{tail}")),
+        None => shape == format!("model.{pat}"),
+    }
+}
+
+/// Sort key of an array element path: the parent, then the index.
+fn index_key(path: &str) -> (String, usize) {
+    let (parent, index) = path.rsplit_once('[').unwrap();
+    (
+        parent.to_string(),
+        index.trim_end_matches(']').parse().unwrap(),
+    )
+}
+
+/// The files of a corpus folder, or the samples when it has none (Silkroad).
+fn files(dir: &str, samples: &str) -> Vec<std::path::PathBuf> {
+    let corpus: Vec<_> = corpus_dir(dir)
+        .map(|d| corpus_files(&d))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| !nav_core::testing::is_negative(p))
+        .collect();
+    if !corpus.is_empty() {
+        return corpus;
+    }
+    corpus_files(&common::workspace().join("samples").join(samples))
+}
+
+/// A few files of each folder, small enough to go through a tree many times, and the one
+/// Fallout 4 navmesh (the only one with cover data).
+fn some(files: Vec<std::path::PathBuf>) -> Vec<std::path::PathBuf> {
+    let small: Vec<_> = files
+        .into_iter()
+        .filter(|p| std::fs::metadata(p).map_or(0, |m| m.len()) <= 400_000)
+        .collect();
+    let stride = small.len().div_ceil(8).max(1);
+    small
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| i % stride == 0 || p.to_string_lossy().contains("fo4"))
+        .map(|(_, p)| p.clone())
+        .collect()
+}
+
+#[test]
+fn deleting_a_record_keeps_every_reference_on_its_record() {
+    let mut checked: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    for (dir, samples) in [
+        ("quake", "quake"),
+        ("source", "source"),
+        ("skyrim", "skyrim"),
+        ("mgsv", "mgsv"),
+        ("silkroad", "silkroad"),
+    ] {
+        for path in some(files(dir, samples)) {
+            let bytes = std::fs::read(&path).unwrap();
+            let Some(format) = registry::sniff(&bytes).or_else(|| registry::by_extension(&path))
+            else {
+                continue;
+            };
+            if format.open(&bytes).is_err() {
+                continue;
+            }
+            let doc = document(format, &bytes);
+            let file = path.display().to_string();
+            let (errors_before, _) = errors(format, &doc).unwrap();
+            // The larger files take long through a tree: the first few lists of each suffice.
+            for refs in positions::references(&doc["model"], format.position_lists())
+                .iter()
+                .filter(|r| !r.refs.is_empty())
+                .take(12)
+            {
+                if let Some(c) = delete_one(format, &doc, refs, &file, errors_before) {
+                    let list = c.list.split('[').next().unwrap_or_default().to_string();
+                    *checked
+                        .entry((format.name(), format!("{} ({})", refs.noun, list)))
+                        .or_default() += 1;
+                    assert!(c.deleted > 0, "{file}: {}", c.list);
+                    let _ = c.references;
+                }
+            }
+        }
+    }
+    eprintln!("{checked:#?}");
+    // Every list of every format was exercised on some file.
+    for format in registry::FORMATS {
+        for list in format.position_lists() {
+            if list.noun == "vertex" {
+                continue; // written as arrays: no "#", see remove_records below
+            }
+            if format.name() == "nav-source2" {
+                continue;
+            }
+            assert!(
+                checked
+                    .keys()
+                    .any(|(f, l)| *f == format.name() && l.starts_with(list.noun)),
+                "{}: no {} was deleted from any file",
+                format.name(),
+                list.noun
+            );
+        }
+    }
+}
