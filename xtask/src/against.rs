@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::criterion::{Figure, criterion_figures, string_field};
 use crate::{Result, root, run};
 
 /// The options of `bench --against`.
@@ -22,24 +23,6 @@ pub struct Against {
     pub rounds: u32,
     /// A criterion filter (a regular expression on benchmark names), passed to every binary.
     pub filter: Option<String>,
-}
-
-/// One benchmark's figure in one run: bytes per iteration and the median nanoseconds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Figure {
-    pub bytes: f64,
-    pub median_ns: f64,
-}
-
-impl Figure {
-    /// Bytes per second.
-    fn rate(self) -> f64 {
-        if self.median_ns > 0.0 {
-            self.bytes / (self.median_ns / 1e9)
-        } else {
-            0.0
-        }
-    }
 }
 
 impl Against {
@@ -153,43 +136,9 @@ fn bench_binary(line: &str) -> Option<(String, PathBuf)> {
         return None;
     }
     let target = &line[line.find("\"target\":")?..];
-    let name = crate::bench::string_field(target, "name")?;
-    let exe = crate::bench::string_field(line, "executable")?;
+    let name = string_field(target, "name")?;
+    let exe = string_field(line, "executable")?;
     Some((name, PathBuf::from(exe)))
-}
-
-/// Every benchmark with a throughput under a criterion output folder, by `group: function`.
-pub fn criterion_figures(dir: &Path) -> Vec<(String, Figure)> {
-    use crate::bench::{number_after, string_field};
-    let mut found = Vec::new();
-    crate::bench::collect_named(dir, "benchmark.json", &mut found);
-    found.retain(|p| p.parent().is_some_and(|d| d.ends_with("new")));
-    found.sort();
-    let mut out = Vec::new();
-    for bench in found {
-        let Some(new) = bench.parent() else { continue };
-        let (Ok(meta), Ok(est)) = (
-            std::fs::read_to_string(&bench),
-            std::fs::read_to_string(new.join("estimates.json")),
-        ) else {
-            continue;
-        };
-        let (Some(group), Some(function), Some(bytes)) = (
-            string_field(&meta, "group_id"),
-            string_field(&meta, "function_id"),
-            number_after(&meta, "\"Bytes\":"),
-        ) else {
-            continue;
-        };
-        let Some(median_ns) = est
-            .find("\"median\"")
-            .and_then(|i| number_after(&est[i..], "\"point_estimate\":"))
-        else {
-            continue;
-        };
-        out.push((format!("{group}: {function}"), Figure { bytes, median_ns }));
-    }
-    out
 }
 
 /// The comparison table: both figures and the change where both sides ran a benchmark, then
@@ -203,8 +152,8 @@ fn render(rev: &str, best: &BTreeMap<String, [Option<Figure>; 2]>) -> String {
                 let change = (n.rate() / o.rate() - 1.0) * 100.0;
                 t.push_str(&format!(
                     "| {what} | {} | {} | {change:+.1} % |\n",
-                    crate::bench::throughput(o.bytes, o.median_ns),
-                    crate::bench::throughput(n.bytes, n.median_ns),
+                    o.text(),
+                    n.text(),
                 ));
             }
             (None, Some(_)) => alone.push(format!("{what} (only in this tree)")),
@@ -242,12 +191,19 @@ mod tests {
         let gib = 1024.0 * 1024.0 * 1024.0;
         let fig = |ns| {
             Some(Figure {
-                bytes: gib,
+                bytes: Some(gib),
+                median_ns: ns,
+            })
+        };
+        let timed = |ns| {
+            Some(Figure {
+                bytes: None,
                 median_ns: ns,
             })
         };
         let mut best = BTreeMap::new();
         best.insert("q: parse".to_string(), [fig(1e9), fig(5e8)]);
+        best.insert("n: 1,000 paths".to_string(), [timed(4e6), timed(2e6)]);
         best.insert("q: new".to_string(), [None, fig(1e9)]);
         let t = render("v1", &best);
         assert!(
@@ -255,5 +211,9 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("q: new (only in this tree)"), "{t}");
+        assert!(
+            t.contains("| n: 1,000 paths | 4.00 ms | 2.00 ms | +100.0 % |"),
+            "{t}"
+        );
     }
 }

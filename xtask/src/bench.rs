@@ -1,13 +1,17 @@
 //! `cargo xtask bench`: every crate's criterion benchmarks, whole-process runs of navkit beside
-//! the peer a user would pick instead, and the README's performance table made from both.
+//! the peer a user would pick instead, navkit's Python package beside the Python peers
+//! ([`crate::peers`]), and the README's performance table made from all three.
 //!
-//! The peer runs from `peer-bench/`, a package outside the workspace that is never published
-//! (the Source peer, `sourcenav`, is AGPL-3.0). The table goes between the README's
+//! The whole-process peer runs from `peer-bench/`, a package outside the workspace that is never
+//! published (the Source peer, `sourcenav`, is AGPL-3.0). The table goes between the README's
 //! `<!-- bench:start -->` and `<!-- bench:end -->` markers; everything else in the README stays.
+//! A criterion benchmark with a throughput gives bytes per second; one without (navigation:
+//! graph builds, paths, locates) gives its median time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::criterion::criterion_figures;
 use crate::{Result, cargo, corpus_root, root, run};
 
 /// The options of `bench`.
@@ -16,8 +20,12 @@ pub struct Bench {
     quick: bool,
     /// Skip criterion and use the figures of its last run (`--no-criterion`).
     criterion: bool,
-    /// Whole-process runs per command.
+    /// Whole-process runs per command (`--runs N`; default 30, 10 with `--quick`).
     runs: u32,
+    /// Run the Python side by side (not with `--no-python`).
+    python: bool,
+    /// Only the Python side by side: its table printed, the README untouched (`--python-only`).
+    python_only: bool,
     /// Compare every criterion benchmark with this revision's instead (`--against REV`).
     against: Option<String>,
     /// Rounds of the comparison (`--rounds N`).
@@ -27,12 +35,16 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// Parses `[--quick] [--no-criterion] [--runs N] [--against REV [--rounds N] [--filter RE]]`.
+    /// Parses `[--quick] [--no-criterion] [--no-python | --python-only] [--runs N]
+    /// [--against REV [--rounds N] [--filter RE]]`.
     pub fn from_args(args: &[String]) -> Result<Self> {
+        let mut runs = None;
         let mut b = Bench {
             quick: false,
             criterion: true,
             runs: 30,
+            python: true,
+            python_only: false,
             against: None,
             rounds: 2,
             filter: None,
@@ -42,7 +54,9 @@ impl Bench {
             match a.as_str() {
                 "--quick" => b.quick = true,
                 "--no-criterion" => b.criterion = false,
-                "--runs" => b.runs = positive(it.next(), "--runs")?,
+                "--no-python" => b.python = false,
+                "--python-only" => b.python_only = true,
+                "--runs" => runs = Some(positive(it.next(), "--runs")?),
                 "--against" => {
                     b.against = Some(it.next().ok_or("--against takes a revision")?.clone())
                 }
@@ -57,6 +71,10 @@ impl Bench {
                 other => return Err(format!("bench: unknown argument {other:?}")),
             }
         }
+        if b.python_only && !b.python {
+            return Err("bench: --python-only and --no-python exclude each other".into());
+        }
+        b.runs = runs.unwrap_or(if b.quick { 10 } else { 30 });
         Ok(b)
     }
 
@@ -67,6 +85,11 @@ impl Bench {
                 "bench: the benchmarks need the corpus (NAVKIT_CORPUS or ../shared/corpus)".into(),
             );
         };
+        if self.python_only {
+            let rows = crate::peers::side_by_side(self.quick, &corpus)?;
+            println!("{}", render(&rows));
+            return Ok(());
+        }
         let (warm, measure) = if self.quick { ("1", "2") } else { ("3", "5") };
         if let Some(rev) = &self.against {
             let against = crate::against::Against {
@@ -99,6 +122,11 @@ impl Bench {
         }
         let mut rows = criterion_rows(&root().join("target").join("criterion"));
         rows.extend(self.whole_process(&corpus)?);
+        if self.python {
+            rows.extend(crate::peers::side_by_side(self.quick, &corpus)?);
+        } else {
+            eprintln!("bench: note: --no-python: the Python side by side is left out of the table");
+        }
         let table = render(&rows);
         println!("{table}");
         let readme = root().join("README.md");
@@ -201,21 +229,25 @@ impl Bench {
                 what: what("info"),
                 figure: figure(info),
                 peer: peer_text.clone(),
+                ratio: String::new(),
             },
             Row {
                 what: what("rewrite"),
                 figure: figure(rewrite),
                 peer: peer_text,
+                ratio: String::new(),
             },
             Row {
                 what: what("to-json"),
                 figure: figure(to_json),
                 peer: String::new(),
+                ratio: String::new(),
             },
             Row {
                 what: "`navkit from-json` of that JSON, whole process".to_string(),
                 figure: figure(from_json),
                 peer: String::new(),
+                ratio: String::new(),
             },
         ];
         rows.extend(scale);
@@ -270,6 +302,7 @@ impl Bench {
                 2.0 * one / pair,
                 pair
             ),
+            ratio: String::new(),
         })
     }
 
@@ -313,6 +346,7 @@ impl Bench {
                     mib(roundtrip.1)
                 ),
                 peer: String::new(),
+                ratio: String::new(),
             },
             Row {
                 what: format!(
@@ -326,6 +360,7 @@ impl Bench {
                     rewrite.1 as f64 * 1024.0 / size.max(1) as f64
                 ),
                 peer: String::new(),
+                ratio: String::new(),
             },
         ])
     }
@@ -370,16 +405,24 @@ fn positive(value: Option<&String>, option: &str) -> Result<u32> {
 type Measure<'a> = dyn Fn(&[&std::ffi::OsStr]) -> Result<(f64, u64)> + 'a;
 
 /// One line of the performance table.
-struct Row {
-    what: String,
-    figure: String,
-    peer: String,
+pub(crate) struct Row {
+    /// What was measured.
+    pub(crate) what: String,
+    /// navkit's figure.
+    pub(crate) figure: String,
+    /// The peer's figure, where a peer was measured beside it.
+    pub(crate) peer: String,
+    /// The peer's time over navkit's, where both were measured in one run.
+    pub(crate) ratio: String,
 }
 
 fn render(rows: &[Row]) -> String {
-    let mut t = String::from("| what | navkit | peer |\n|---|---|---|\n");
+    let mut t = String::from("| what | navkit | peer | ratio |\n|---|---|---|---|\n");
     for r in rows {
-        t.push_str(&format!("| {} | {} | {} |\n", r.what, r.figure, r.peer));
+        t.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            r.what, r.figure, r.peer, r.ratio
+        ));
     }
     t
 }
@@ -408,87 +451,22 @@ fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A throughput row per criterion benchmark that has one, from `target/criterion`.
+/// A row per criterion benchmark, from `target/criterion`: its throughput, or its median time.
 fn criterion_rows(dir: &Path) -> Vec<Row> {
-    crate::against::criterion_figures(dir)
+    criterion_figures(dir)
         .into_iter()
         .map(|(what, f)| Row {
             what,
-            figure: throughput(f.bytes, f.median_ns),
+            figure: f.text(),
             peer: String::new(),
+            ratio: String::new(),
         })
         .collect()
-}
-
-pub(crate) fn collect_named(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_named(&p, name, out);
-        } else if p.file_name().is_some_and(|n| n == name) {
-            out.push(p);
-        }
-    }
-}
-
-/// The value of `"key":"value"` in a small JSON document (criterion writes no escapes there).
-pub(crate) fn string_field(json: &str, key: &str) -> Option<String> {
-    let pat = format!("\"{key}\":\"");
-    let start = json.find(&pat)? + pat.len();
-    let end = json[start..].find('"')? + start;
-    Some(json[start..end].to_string())
-}
-
-/// The number right after the first `key` in `json`.
-pub(crate) fn number_after(json: &str, key: &str) -> Option<f64> {
-    let rest = json[json.find(key)? + key.len()..].trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+')))
-        .unwrap_or(rest.len());
-    rest[..end].parse().ok()
-}
-
-/// Bytes per median time, in MiB/s or GiB/s.
-pub(crate) fn throughput(bytes: f64, ns: f64) -> String {
-    if ns <= 0.0 {
-        return "?".into();
-    }
-    let per_s = bytes / (ns / 1e9);
-    let mib = per_s / (1024.0 * 1024.0);
-    if mib >= 1024.0 {
-        format!("{:.2} GiB/s", mib / 1024.0)
-    } else {
-        format!("{mib:.0} MiB/s")
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn criterion_files_are_read() {
-        let meta = r#"{"group_id":"nav-source","function_id":"parse","value_str":null,"throughput":{"Bytes":3988482},"full_id":"nav-source/parse"}"#;
-        let est = r#"{"mean":{"confidence_interval":{"lower_bound":1.0},"point_estimate":999.0},"median":{"confidence_interval":{"lower_bound":500000.0,"upper_bound":600000.0},"point_estimate":550000.5}}"#;
-        assert_eq!(
-            string_field(meta, "group_id").as_deref(),
-            Some("nav-source")
-        );
-        assert_eq!(number_after(meta, "\"Bytes\":"), Some(3_988_482.0));
-        let i = est.find("\"median\"").unwrap();
-        assert_eq!(
-            number_after(&est[i..], "\"point_estimate\":"),
-            Some(550_000.5)
-        );
-        assert_eq!(throughput(1024.0 * 1024.0, 1e9), "1 MiB/s");
-        assert_eq!(
-            throughput(3.0 * 1024.0 * 1024.0 * 1024.0, 1e9),
-            "3.00 GiB/s"
-        );
-    }
 
     #[test]
     fn arguments_parse() {
@@ -505,6 +483,16 @@ mod tests {
         .unwrap();
         assert_eq!((a.against.as_deref(), a.rounds), (Some("v0.1.0"), 3));
         assert!(Bench::from_args(&["--against".into()]).is_err());
+        let q = Bench::from_args(&["--quick".into(), "--no-python".into()]).unwrap();
+        assert!(q.runs == 10 && !q.python && !q.python_only);
+        let full = Bench::from_args(&[]).unwrap();
+        assert!(full.runs == 30 && full.python && !full.python_only);
+        assert!(
+            Bench::from_args(&["--python-only".into()])
+                .unwrap()
+                .python_only
+        );
+        assert!(Bench::from_args(&["--python-only".into(), "--no-python".into()]).is_err());
     }
 
     #[test]

@@ -1,5 +1,12 @@
 //! navkit's chores, as one entry point that CI and people share: `cargo xtask <task>`.
 //!
+//! - `test`: every test, Rust, Python and Blender: `cargo test --workspace --all-features`,
+//!   then the Python package's wheel installed into a virtualenv under `target/venv-py` for its
+//!   pytest suite ([`python`]), and into `target/venv-bpy` beside Blender 4.5 (`bpy`) for the
+//!   add-on's ([`blender`]).
+//! - `wheel`: the Python package's release abi3 wheel, into `target/wheels/`.
+//! - `blender`: the Blender extension zip (the add-on in `blender/` with that wheel), into
+//!   `target/` ([`blender`]).
 //! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
 //!   without warnings, and the corpus round trip.
 //! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
@@ -14,9 +21,13 @@
 //!   `nice -n 19` with `--nice`, with a working corpus kept under `target/fuzz-campaign/`,
 //!   minimised at the end; findings minimised into `fuzz/regressions/<target>/`; one row per
 //!   target added to `docs/fuzzing.md` as each target finishes.
-//! - `bench [--quick] [--no-criterion] [--runs N]`: every crate's criterion benchmarks, navkit's
-//!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), and the
-//!   README's performance table rewritten from both.
+//! - `bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N]`: every crate's
+//!   criterion benchmarks (throughputs, and the navigation benches' times), navkit's
+//!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), the Python
+//!   package beside awpy and bethkit in one process (`crates/navkit-python/bench/`, in a
+//!   virtualenv `target/venv-bench`; [`peers`]), and the README's performance table rewritten from
+//!   all of them. `--quick`: shorter criterion runs, 10 whole-process runs, fewer Python runs.
+//!   `--python-only` prints the Python table and leaves the README alone.
 //! - `bench --against REV [--rounds N] [--filter REGEX] [--quick]`: every criterion benchmark
 //!   beside the same benchmark built from revision `REV` (checked out under `target/against/`),
 //!   old and new run alternately for N rounds (default 2); prints each figure and the change.
@@ -24,11 +35,16 @@
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
 //!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
 //!
-//! It has no dependencies: it only runs cargo and the built `navkit`.
+//! It has no dependencies: it only runs cargo, the built `navkit`, and Python for `test`,
+//! `wheel` and `bench`.
 
 mod against;
 mod bench;
+mod blender;
+mod criterion;
 mod fuzz;
+mod peers;
+mod python;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -39,6 +55,9 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("test") => test(),
+        Some("wheel") => python::wheel(),
+        Some("blender") => blender::package(),
         Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
             None => fuzz::smoke(20),
@@ -58,7 +77,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | corpus [DIR] | bench [--quick] [--no-criterion] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <test | wheel | blender | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }
@@ -69,6 +88,44 @@ fn main() -> ExitCode {
             eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `cargo xtask test`: the Rust tests, then the Python tests. The Python tests run even when a
+/// Rust test failed, so that one run reports both; the task fails if either did.
+/// `cargo xtask test`: every test. Blender's virtualenv comes first, because a Rust test drives
+/// `navkit apply` through Blender's own importers and exporters (and must run: the task sets
+/// `NAVKIT_REQUIRE_BPY`); then the Rust tests, the Python package's and the add-on's. Each
+/// part runs even when an earlier one failed, so one run reports all; the task fails if any did.
+fn test() -> Result {
+    let corpus = corpus_root();
+    let bpy = blender::prepare();
+    let rust = python::timed("rust: cargo test --workspace --all-features", || {
+        let mut test = cargo();
+        test.args(["test", "--workspace", "--all-features"])
+            .env("INSTA_UPDATE", "no");
+        if bpy.is_ok() {
+            test.env("NAVKIT_REQUIRE_BPY", "1");
+        }
+        if corpus.is_some() {
+            test.env("NAVKIT_REQUIRE_CORPUS", "1");
+        }
+        run(&mut test)
+    });
+    let python = python::python_tests(corpus.as_deref());
+    let blender = match (&python, bpy) {
+        (Ok(()), Ok(bpy)) => blender::tests(&bpy, corpus.as_deref()),
+        (Err(_), _) => Err("the Blender tests did not run: the Python package did not".to_string()),
+        (_, Err(e)) => Err(format!("the Blender tests did not run: {e}")),
+    };
+    let failed: Vec<String> = [rust, python, blender]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed.join("\nxtask: "))
     }
 }
 

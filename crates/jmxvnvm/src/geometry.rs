@@ -18,7 +18,7 @@
 
 use std::collections::HashSet;
 
-use nav_core::geometry::{Geometry, UpAxis};
+use nav_core::geometry::{Geometry, Record, UpAxis, VertexIdentity};
 
 use crate::model::{EdgeDirection, EdgeFlag, HEIGHTS_PER_SIDE, NavMeshTerrain, REGION_SIZE};
 
@@ -57,7 +57,8 @@ pub(crate) fn quad(
 
 /// Cells as polygons, objects as nodes and object links as links:
 ///
-/// - Polygon `i` is cell `i`, kind `open` for the first
+/// - Polygon `i` is cell `i` (its [`Record`]), with its own four corners
+///   ([`VertexIdentity::Corners`]: vertex `4i + k` is corner `k` of cell `i`), kind `open` for the first
 ///   [`open_cell_count`](NavMeshTerrain::open_cell_count) cells and `blocked` for the rest. The
 ///   neighbour across each quad edge is the other cell of the first internal edge (in file order)
 ///   that lies on that side of the cell, names a cell of this file on its other side, and is not
@@ -69,6 +70,7 @@ pub(crate) fn quad(
 ///   ordered pair; entries naming no object (-1, or past the list) are left out.
 pub fn geometry(m: &NavMeshTerrain) -> Geometry {
     let mut g = Geometry::new(UpAxis::Y);
+    g.vertex_identity = VertexIdentity::Corners;
     let open = usize::try_from(m.open_cell_count).unwrap_or(usize::MAX);
     for (i, cell) in m.cells.iter().enumerate() {
         let corners = quad(
@@ -76,7 +78,14 @@ pub fn geometry(m: &NavMeshTerrain) -> Geometry {
             cell.max.map(|c| c.get()),
             |x, z| ground(m, x, z),
         );
-        g.push_polygon(&corners, if i < open { "open" } else { "blocked" });
+        let p = g.push_polygon(&corners, if i < open { "open" } else { "blocked" });
+        if let Some(poly) = g.polygons.get_mut(p as usize) {
+            poly.record = u32::try_from(i).ok().map(|index| Record {
+                part: 0,
+                index,
+                id: None,
+            });
+        }
     }
 
     // Neighbours from the internal edges.

@@ -37,6 +37,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod apply;
 pub mod build;
 pub mod dump;
 pub mod fix;
@@ -198,6 +199,17 @@ impl Format for Nvm {
 
     fn navigation(&self, model: &Self::Model) -> Option<nav_core::navigation::Graph> {
         Some(navigation(model))
+    }
+
+    /// Moves cell sides and height-map vertices; refuses deleted and added cells for now. See
+    /// [`apply`].
+    fn apply(
+        &self,
+        model: &mut Self::Model,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
     }
 }
 

@@ -145,6 +145,34 @@ pub trait Format {
         None
     }
 
+    /// Puts a mesh edit onto the model ([`crate::edit`]), keeping everything the mesh does not
+    /// show, and returns one line per change, like [`Format::fix`]
+    /// (`"triangles[12]: vertex 40 moved to (1, 2, 3)"`). `None` for a format that cannot
+    /// apply edits (no geometry, or not implemented yet).
+    ///
+    /// `original` is [`Format::geometry`] of this model, which the edit was matched against:
+    /// its polygons' [`crate::geometry::Polygon::record`] name the records, and its
+    /// [`crate::geometry::Geometry::vertex_identity`] says what a vertex index names. The rules:
+    ///
+    /// - a moved vertex changes only its coordinates (raw bits of everything else kept);
+    /// - a deleted polygon deletes its record, and the format's `fix` then drops what referred
+    ///   to it;
+    /// - an added face becomes a new record with the format's defaults and the next free id;
+    /// - an attribute change sets the record's field of that name.
+    ///
+    /// What the format cannot hold (a quad in a triangle format that cannot split it, an
+    /// attribute value out of range) is refused with an error. Callers go through
+    /// [`crate::edit::apply_mesh`], which calls this only for a non-empty edit and keeps the
+    /// model unchanged on error. The default returns `None`.
+    fn apply(
+        &self,
+        _model: &mut Self::Model,
+        _original: &crate::geometry::Geometry,
+        _edit: &crate::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        None
+    }
+
     /// The model as a navigation graph ([`crate::navigation`]): the cells the game paths over,
     /// with the ids users know, and directed edges of the kinds the file stores. `None` for a
     /// format that has not mapped itself yet.
@@ -167,10 +195,12 @@ pub trait Format {
         &[]
     }
 
-    /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, or
-    /// `None` for a format that has no builder. The builder refuses meshes the format cannot hold
-    /// with an error naming the limit.
-    fn build(&self, _mesh: &crate::geometry::TriangleMesh) -> Option<Result<Self::Model>> {
+    /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, with
+    /// a warning for each triangle of a shape game files have but a modeller may not mean
+    /// (vertical, degenerate, facing down, sharing an edge oddly), or `None` for a format that
+    /// has no builder. The builder refuses only meshes the format cannot store, with an error
+    /// naming the limit or the triangle ([`crate::geometry::TriangleMesh::screen`]).
+    fn build(&self, _mesh: &crate::geometry::TriangleMesh) -> Option<Result<Built<Self::Model>>> {
         None
     }
 
@@ -194,6 +224,45 @@ pub trait Format {
     fn read(&self, bytes: &[u8]) -> Result<Self::Model> {
         let view = self.parse(bytes)?;
         Ok(self.to_model(&view))
+    }
+}
+
+/// What [`Format::build`] makes: the model and the warnings about the mesh it was made from,
+/// each at `triangles[i]` (the index of the mesh's triangle), one per unusual triangle or edge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Built<M> {
+    /// The model built.
+    pub model: M,
+    /// What the builder kept but warns about, in the order found.
+    pub warnings: Vec<crate::Finding>,
+}
+
+impl<M> Built<M> {
+    /// A model built without warnings.
+    pub fn new(model: M) -> Self {
+        Built {
+            model,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The same warnings over another model (the built model written as bytes).
+    pub fn map<N>(self, f: impl FnOnce(M) -> N) -> Built<N> {
+        Built {
+            model: f(self.model),
+            warnings: self.warnings,
+        }
+    }
+
+    /// [`Built::map`] with a fallible conversion.
+    pub fn try_map<N, E>(
+        self,
+        f: impl FnOnce(M) -> core::result::Result<N, E>,
+    ) -> core::result::Result<Built<N>, E> {
+        Ok(Built {
+            model: f(self.model)?,
+            warnings: self.warnings,
+        })
     }
 }
 

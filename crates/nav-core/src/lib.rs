@@ -14,6 +14,8 @@
 //!   acting on a finding (`fix`, a GUI) reads instead of its text.
 //! - [`geometry`]: a format-neutral view of a navmesh (world-space polygons and a graph) that
 //!   the exporters and the renderer work on.
+//! - [`edit`]: geometry edited in a 3D tool matched against the original ([`edit::match_mesh`])
+//!   and put back onto the model ([`edit::apply_mesh`], [`Format::apply`]).
 //! - [`navigation`]: one navigation graph (cells, directed edges) that every format builds from
 //!   its model, and the queries over it: which cell a point is on, the way between two cells.
 //! - [`ShortVec`]: the list type of the models' short per-record lists (a node's links, an
@@ -47,6 +49,7 @@
 #[cfg(feature = "serde")]
 pub mod bytes;
 pub mod cursor;
+pub mod edit;
 pub mod error;
 pub mod finding;
 pub mod format;
@@ -63,7 +66,7 @@ pub mod write;
 pub use cursor::Cursor;
 pub use error::{Error, ErrorKind, Result};
 pub use finding::{CellRef, Finding, Key, Place, Severity, Step};
-pub use format::{Format, Part, RecordIdentity, Summary};
+pub use format::{Built, Format, Part, RecordIdentity, Summary};
 pub use scalar::RawF32;
 pub use short_vec::ShortVec;
 pub use write::ByteWriter;

@@ -403,7 +403,7 @@ pub fn check_build<F: Format + ?Sized>(
     format: &F,
     mesh: &TriangleMesh,
 ) -> Result<bool, BuildError> {
-    let Some(Ok(model)) = format.build(mesh) else {
+    let Some(Ok(crate::Built { model, .. })) = format.build(mesh) else {
         return Ok(false);
     };
     let errors: Vec<String> = format

@@ -11,9 +11,9 @@
 
 use std::collections::HashMap;
 
-use nav_core::geometry::{Geometry, UpAxis};
+use nav_core::geometry::{Geometry, Record, UpAxis, VertexIdentity};
 
-use crate::model::{Area, SourceMesh};
+use crate::model::{Area, AreaCustom, SourceMesh};
 
 /// `NavAttributeType` bits of Source SDK 2013 `nav.h`, with the kind name each maps to, in the
 /// order a kind is picked when an area has several (the first bit set wins).
@@ -84,11 +84,17 @@ fn centre(c: &[[f32; 3]; 4]) -> [f32; 3] {
 /// `area`) at the mean of its corners; one link per connection (kind `connection`) and one link
 /// from a ladder's bottom area to each distinct area at its top (kind `ladder`).
 ///
-/// Polygon `i` and node `i` are area `i` in file order. Areas are found by id, the first area
-/// with an id winning where ids repeat; connections, neighbours and ladder links naming no area
-/// (or id 0, "none", for ladders) are left out.
+/// Polygon `i` and node `i` are area `i` in file order (its [`Record`]: index `i`, the area's
+/// id); every polygon has its own four corners ([`VertexIdentity::Corners`]), vertex `4i + k`
+/// being corner `k` of area `i`. The polygons carry the raw flag fields named by
+/// [`attribute_names`]. Areas are found by id, the first area with an id winning where ids
+/// repeat; connections, neighbours and ladder links naming no area (or id 0, "none", for
+/// ladders) are left out.
 pub fn geometry(mesh: &SourceMesh) -> Geometry {
     let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = VertexIdentity::Corners;
+    let names = attribute_names(mesh);
+    g.attributes = names.iter().map(|n| (*n).to_string()).collect();
     let mut index: HashMap<u32, u32> = HashMap::with_capacity(mesh.areas.len());
     for (i, area) in mesh.areas.iter().enumerate() {
         if let Ok(i) = u32::try_from(i) {
@@ -97,7 +103,7 @@ pub fn geometry(mesh: &SourceMesh) -> Geometry {
     }
     let find = |id: u32| index.get(&id).copied();
 
-    for area in &mesh.areas {
+    for (i, area) in mesh.areas.iter().enumerate() {
         let c = corners(area);
         let p = g.push_polygon(&c, attribute_kind(area.attribute_flags));
         let neighbours = area
@@ -107,6 +113,12 @@ pub fn geometry(mesh: &SourceMesh) -> Geometry {
             .collect();
         if let Some(poly) = g.polygons.get_mut(p as usize) {
             poly.neighbours = neighbours;
+            poly.record = u32::try_from(i).ok().map(|index| Record {
+                part: 0,
+                index,
+                id: Some(u64::from(area.id)),
+            });
+            poly.attributes = attribute_values(names, area);
         }
         g.push_node(centre(&c), "area");
     }
@@ -145,4 +157,35 @@ pub fn geometry(mesh: &SourceMesh) -> Geometry {
         }
     }
     g
+}
+
+/// The names of the raw flag fields an area's polygon carries, as the JSON names them:
+/// `attribute_flags`, then the flavour's own word where the layout stores one (`tf_attributes`
+/// of Team Fortress 2, `spawn_attributes` of Left 4 Dead).
+pub fn attribute_names(mesh: &SourceMesh) -> &'static [&'static str] {
+    let layout = mesh.layout();
+    if layout.has_tf_attributes() {
+        &["attribute_flags", "tf_attributes"]
+    } else if layout.is_terror() {
+        &["attribute_flags", "spawn_attributes"]
+    } else {
+        &["attribute_flags"]
+    }
+}
+
+/// An area's raw flag fields, in the order of `names` ([`attribute_names`] of its mesh): the
+/// flavour's word only where the area holds the one the layout names.
+pub fn attribute_values(names: &[&str], area: &Area) -> Vec<i64> {
+    let mut out = vec![i64::from(area.attribute_flags)];
+    let word = match &area.custom {
+        AreaCustom::TeamFortress2 { tf_attributes } => Some(("tf_attributes", *tf_attributes)),
+        AreaCustom::Terror {
+            spawn_attributes, ..
+        } => Some(("spawn_attributes", *spawn_attributes)),
+        AreaCustom::None | AreaCustom::CounterStrike { .. } => None,
+    };
+    if let Some((_, value)) = word.filter(|(name, _)| names.get(1) == Some(name)) {
+        out.push(i64::from(value));
+    }
+    out
 }

@@ -11,6 +11,8 @@
 //! - [`write()`] serialises a model, [`write_view`] a view.
 //! - [`validate()`] reports ids that name nothing; [`fix()`] drops those references after a
 //!   hand edit (what `navkit fix` runs).
+//! - [`apply::apply`] puts geometry edited in a 3D tool back onto the model, keeping the rest
+//!   (what `navkit apply` runs).
 //! - [`navigation()`] maps the areas, connections and ladders to the navigation graph
 //!   ([`nav_core::navigation::Graph`]) the path queries run on.
 //! - [`SourceNav`] implements [`nav_core::Format`] (with flavour auto-detection);
@@ -40,9 +42,9 @@ use core::fmt;
 
 use nav_core::{Finding, Format, Result, Summary};
 
+pub mod apply;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
-mod convert;
 pub mod dump;
 pub mod fix;
 pub mod flavour;
@@ -54,7 +56,6 @@ pub mod validate;
 pub mod view;
 pub mod write;
 
-pub use convert::area_to_model;
 pub use fix::fix;
 pub use flavour::{Flavour, Layout, candidates};
 pub use geometry::geometry;
@@ -84,13 +85,6 @@ impl<'a> SourceView<'a> {
     /// Reads a `.nav` file as one game's layout (see [`view::parse_with`]).
     pub fn parse_with(bytes: &'a [u8], flavour: Flavour) -> Result<SourceView<'a>> {
         view::parse_with(bytes, flavour)
-    }
-}
-
-impl SourceMesh {
-    /// Copies a view into the owned model.
-    pub fn from_view(view: &SourceView<'_>) -> SourceMesh {
-        convert::to_model(view)
     }
 }
 
@@ -207,6 +201,15 @@ impl Format for SourceNav {
 
     fn navigation(&self, model: &SourceMesh) -> Option<nav_core::navigation::Graph> {
         Some(navigation(model))
+    }
+
+    fn apply(
+        &self,
+        model: &mut SourceMesh,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
     }
 
     /// Areas and ladders are known by their ids.
@@ -331,11 +334,23 @@ impl Format for SourceNavAs {
         SourceNav.navigation(model)
     }
 
+    fn apply(
+        &self,
+        model: &mut SourceMesh,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        SourceNav.apply(model, original, edit)
+    }
+
     fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
         SourceNav.record_identity(list)
     }
 
-    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<SourceMesh>> {
+    fn build(
+        &self,
+        mesh: &nav_core::geometry::TriangleMesh,
+    ) -> Option<Result<nav_core::Built<SourceMesh>>> {
         SourceNav.build(mesh)
     }
 }

@@ -90,6 +90,30 @@ fn agree(name: &str, bytes: &[u8]) {
     let geometry = auto.geometry(&model);
     assert!(geometry.is_some(), "{name}: geometry");
     assert_eq!(geometry, chosen.geometry(&model), "{name}: geometry");
+    if let Some(g) = &geometry {
+        // A move and a deletion: both answer the same (a result, or the same refusal).
+        let edit = nav_core::edit::MeshEdit {
+            moved: g
+                .vertices
+                .first()
+                .map(|p| (0, [p[0], p[1], p[2] + 8.0]))
+                .into_iter()
+                .collect(),
+            deleted: vec![u32::try_from(g.polygons.len().saturating_sub(1)).unwrap()],
+            ..Default::default()
+        };
+        let (mut a, mut b) = (model.clone(), model.clone());
+        let applied = auto.apply(&mut a, g, &edit);
+        assert!(applied.is_some(), "{name}: apply");
+        assert_eq!(
+            applied.map(|r| r.map_err(|e| e.to_string())),
+            chosen
+                .apply(&mut b, g, &edit)
+                .map(|r| r.map_err(|e| e.to_string())),
+            "{name}: apply"
+        );
+        assert_eq!(a, b, "{name}: apply");
+    }
     let graph = auto.navigation(&model);
     assert!(graph.is_some(), "{name}: navigation");
     assert_eq!(graph, chosen.navigation(&model), "{name}: navigation");

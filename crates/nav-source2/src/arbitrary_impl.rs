@@ -7,7 +7,7 @@
 //! exercised too.
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use nav_core::RawF32;
+use nav_core::{RawF32, ShortVec};
 
 use crate::kv3::Kv3Blob;
 use crate::layout::{Layout, NO_MOVABLE_MESH, has_custom_data};
@@ -132,7 +132,7 @@ impl<'a> Arbitrary<'a> for Source2Mesh {
                 a.polygon = 0;
                 a.corners.len()
             };
-            a.connections.resize(corners, Vec::new());
+            a.connections.resize(corners, ShortVec::new());
             a.hiding_spots.truncate(255);
         }
         if !layout.has_ladder_bottom_sides() {

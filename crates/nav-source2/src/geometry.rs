@@ -6,10 +6,17 @@
 //! that edge. Areas without usable corners (a polygon or corner index past its list, fewer than
 //! three corners, a coordinate that is not finite) get no polygon, no node and no links: no
 //! position is invented for them.
+//!
+//! Every polygon names its area ([`Record`]: the area's index and id) and carries its raw
+//! `attribute_flags`. From v31 the geometry's vertices are the corner pool, 1:1 in order
+//! ([`VertexIdentity::Shared`]: areas sharing a pool corner share the vertex); in v30 each area
+//! has its own corners ([`VertexIdentity::Corners`]). A pool with a corner that is not finite
+//! gives each polygon its own copies of its corners instead, and says nothing of what a vertex
+//! is ([`VertexIdentity::Unknown`]): no mesh edit can be put back onto such a file.
 
 use std::collections::HashMap;
 
-use nav_core::geometry::{Geometry, Polygon, UpAxis};
+use nav_core::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 use crate::model::Source2Mesh;
 
@@ -43,6 +50,10 @@ pub fn attribute_kind(flags: u64) -> &'static str {
         .find(|(bit, _)| flags & bit != 0)
         .map_or(if flags == 0 { "walk" } else { "custom" }, |(_, n)| n)
 }
+
+/// The name of the one attribute the polygons carry: the area's raw flags, as the JSON names
+/// them.
+pub const ATTRIBUTE_FLAGS: &str = "attribute_flags";
 
 /// Why an area has no usable polygon ([`usable_corners`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +123,16 @@ pub fn usable_corners(
 /// Polygon and node `i` are area `i` where every area's corners are usable.
 pub fn geometry(mesh: &Source2Mesh) -> Geometry {
     let mut g = Geometry::new(UpAxis::Z);
+    g.attributes = vec![ATTRIBUTE_FLAGS.to_string()];
+    let pool = mesh.version >= 31 && mesh.corners.iter().flatten().all(|c| c.get().is_finite());
+    g.vertex_identity = match (mesh.version >= 31, pool) {
+        (false, _) => VertexIdentity::Corners,
+        (true, true) => VertexIdentity::Shared,
+        (true, false) => VertexIdentity::Unknown,
+    };
+    if pool {
+        g.vertices = mesh.corners.iter().map(|c| c.map(|v| v.get())).collect();
+    }
     let mut index: HashMap<u32, u32> = HashMap::with_capacity(mesh.areas.len());
     for (i, a) in mesh.areas.iter().enumerate() {
         if let Ok(i) = u32::try_from(i) {
@@ -136,11 +157,23 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
         }
         let node = g.push_node(centre, "area");
         let kind = g.kind(attribute_kind(a.attribute_flags));
-        let vertices = corners.iter().map(|c| g.vertex(*c)).collect();
+        let pool_corners = mesh
+            .polygons
+            .get(a.polygon as usize)
+            .filter(|_| pool)
+            .map(|p| p.corners.clone());
+        let vertices =
+            pool_corners.unwrap_or_else(|| corners.iter().map(|c| g.vertex(*c)).collect());
         g.polygons.push(Polygon {
             vertices,
             kind,
-            neighbours: Vec::new(),
+            record: u32::try_from(i).ok().map(|index| Record {
+                part: 0,
+                index,
+                id: Some(u64::from(a.id)),
+            }),
+            attributes: vec![i64::from_ne_bytes(a.attribute_flags.to_ne_bytes())],
+            ..Polygon::default()
         });
         node_of.push(Some(node));
     }

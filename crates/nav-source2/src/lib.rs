@@ -15,6 +15,8 @@
 //!   show the custom data's `arealist` as data.
 //! - [`validate()`] reports dangling ids, areas without usable corners and stale custom data;
 //!   [`fix()`] drops the dangling references after a hand edit (what `navkit fix` runs).
+//! - [`apply::apply`] puts geometry edited in a 3D tool back onto the model, keeping the rest
+//!   (what `navkit apply` runs).
 //! - [`navigation()`] maps the areas, connections and ladders to the navigation graph
 //!   ([`nav_core::navigation::Graph`]) the path queries run on, as awpy 3.1.1 defines it.
 //! - [`Source2Nav`] implements [`nav_core::Format`].
@@ -33,6 +35,7 @@
 #![forbid(unsafe_code)]
 // Library code never unwraps: every value read from input is checked.
 
+pub mod apply;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 pub mod dump;
@@ -52,8 +55,8 @@ pub use geometry::geometry;
 pub use kv3::{Kv3Blob, Kv3Document, Kv3Value};
 pub use layout::{GenLayout, Layout};
 pub use model::{
-    Area, ByteString, Connection, GenerationParams, HidingSpot, HullParams, Ladder, MovableMesh,
-    Polygon, Source2Mesh, TransformedBounds,
+    Area, ByteString, Connection, ConnectionList, GenerationParams, HidingSpot, HullParams, Ladder,
+    MovableMesh, Polygon, Source2Mesh, TransformedBounds,
 };
 pub use navigation::navigation;
 pub use validate::validate;
@@ -149,7 +152,7 @@ impl Format for Source2Nav {
                 model
                     .areas
                     .iter()
-                    .flat_map(|a| a.connections.iter().map(Vec::len))
+                    .flat_map(|a| a.connections.iter().map(|list| list.len()))
                     .sum(),
                 model.areas.iter().map(|a| a.hiding_spots.len()).sum(),
                 model.ladders.len(),
@@ -196,6 +199,15 @@ impl Format for Source2Nav {
 
     fn navigation(&self, model: &Source2Mesh) -> Option<nav_core::navigation::Graph> {
         Some(navigation(model))
+    }
+
+    fn apply(
+        &self,
+        model: &mut Source2Mesh,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
     }
 
     /// Areas are known by their ids.

@@ -7,10 +7,10 @@
 //! that are not (`hull_count`, which may be below the hull records stored, and the corner count
 //! of an area, which is its polygon's) are checked by the writer.
 
-use nav_core::RawF32;
+use nav_core::{RawF32, ShortVec};
 
-use crate::kv3::Kv3Blob;
-use crate::layout::{GenLayout, NO_MOVABLE_MESH};
+use crate::kv3::{CUSTOM_DATA_FORMAT, GENERIC_FORMAT, Kv3Blob, Kv3Value, empty_kv3, kv3_v5};
+use crate::layout::{GenLayout, Layout, NO_MOVABLE_MESH, has_custom_data};
 
 /// Three floats by their bits: a position or a direction.
 pub type Vec3 = [RawF32; 3];
@@ -108,8 +108,8 @@ pub struct Source2Mesh {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Polygon {
-    /// Indices into [`Source2Mesh::corners`] (at most 255).
-    pub corners: Vec<u32>,
+    /// Indices into [`Source2Mesh::corners`] (at most 255), up to 4 kept inline.
+    pub corners: ShortVec<u32, 4>,
     /// v35+: the movable mesh the polygon belongs to; [`NO_MOVABLE_MESH`] for the static world
     /// (and in files before v35, which do not store it).
     pub movable_mesh_id: u32,
@@ -118,7 +118,7 @@ pub struct Polygon {
 impl Default for Polygon {
     fn default() -> Self {
         Polygon {
-            corners: Vec::new(),
+            corners: ShortVec::new(),
             movable_mesh_id: NO_MOVABLE_MESH,
         }
     }
@@ -148,14 +148,15 @@ pub struct Area {
     pub hull_index: u8,
     /// v31+: index into [`Source2Mesh::polygons`] (0 in v30 files).
     pub polygon: u32,
-    /// v30: the corners, stored in the area (empty from v31).
-    pub corners: Vec<Vec3>,
+    /// v30: the corners, stored in the area (empty from v31); up to 4 kept inline.
+    pub corners: ShortVec<Vec3, 4>,
     /// A float after the corners, 0 in every known file but one (read as unused by the public
     /// readers).
     pub unknown_float: RawF32,
     /// The connections of each edge: one list per corner, edge `i` running from corner `i` to
-    /// corner `i + 1`.
-    pub connections: Vec<Vec<Connection>>,
+    /// corner `i + 1`. Up to 4 lists of up to 2 connections each are kept inside the area, so
+    /// that copying a file into a model does not allocate per area.
+    pub connections: ShortVec<ConnectionList, 4>,
     /// Hiding spots (at most 255).
     pub hiding_spots: Vec<HidingSpot>,
     /// Ids of the ladders above.
@@ -163,6 +164,9 @@ pub struct Area {
     /// Ids of the ladders below.
     pub ladders_below: Vec<u32>,
 }
+
+/// The connections across one edge of an area (up to 2 kept inline).
+pub type ConnectionList = ShortVec<Connection, 2>;
 
 /// A connection across an edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -340,7 +344,25 @@ impl Source2Mesh {
     /// empty documents, and the generation parameters are those of the generator version the
     /// games used with it (7 for v30 to v34, 12 for v35, 13 for v36) with one hull.
     pub fn new(version: u32, sub_version: u32) -> Self {
-        crate::samples::empty(version, sub_version)
+        let v36 = Layout::new(version).is_some_and(|l| l.has_kv3_blobs());
+        let blob = || v36.then(|| empty_kv3(GENERIC_FORMAT));
+        Source2Mesh {
+            version,
+            sub_version,
+            is_analyzed: 1,
+            has_unnamed_areas: 1,
+            movable_mesh_settings: blob(),
+            game_data: blob(),
+            extra_generation_params: blob(),
+            custom_data: has_custom_data(sub_version).then(|| {
+                kv3_v5(
+                    CUSTOM_DATA_FORMAT,
+                    &Kv3Value::Object(vec![("arealist".into(), Kv3Value::Array(Vec::new()))]),
+                )
+            }),
+            generation_params: generation_params(nav_gen_version_of(version)),
+            ..Source2Mesh::default()
+        }
     }
 
     /// The corners of area `i`'s polygon: inline (v30) or from the pool (v31+). `None` when the
@@ -348,12 +370,77 @@ impl Source2Mesh {
     pub fn area_corners(&self, i: usize) -> Option<Vec<Vec3>> {
         let area = self.areas.get(i)?;
         if self.version < 31 {
-            return Some(area.corners.clone());
+            return Some(area.corners.to_vec());
         }
         let poly = self.polygons.get(area.polygon as usize)?;
         poly.corners
             .iter()
             .map(|c| self.corners.get(*c as usize).copied())
             .collect()
+    }
+}
+
+/// The hull of the samples: a CS2 player (radius 16, height 72).
+fn sample_hull() -> HullParams {
+    HullParams {
+        enabled: 1,
+        radius: RawF32::new(16.0),
+        height: RawF32::new(72.0),
+        short_height_enabled: 1,
+        short_height: RawF32::new(54.0),
+        agent_crawl_enabled: 0,
+        agent_crawl_height: RawF32::new(0.0),
+        max_climb: RawF32::new(18.0),
+        max_slope: 50,
+        max_jump_down_dist: RawF32::new(240.0),
+        max_jump_horiz_dist_base: RawF32::new(64.0),
+        max_jump_up_dist: RawF32::new(68.0),
+        border_erosion: 0,
+    }
+}
+
+/// Generation parameters of this generator version with one hull, shaped for its gates.
+pub fn generation_params(nav_gen_version: i32) -> GenerationParams {
+    let mut p = GenerationParams {
+        nav_gen_version,
+        use_project_defaults: 1,
+        tile_size: RawF32::new(128.0),
+        cell_size: RawF32::new(1.5),
+        cell_height: RawF32::new(2.0),
+        min_region_size: 8,
+        merged_region_size: 20,
+        mesh_sample_distance: RawF32::new(120.0),
+        max_sample_error: RawF32::new(2.0),
+        max_edge_length: 1200,
+        max_edge_error: RawF32::new(45.0),
+        verts_per_poly: 4,
+        hull_count: 1,
+        ..GenerationParams::default()
+    };
+    let g = p.layout();
+    if g.has_small_area_removal() {
+        p.small_area_on_edge_removal = RawF32::new(-1.0);
+    }
+    let mut h = sample_hull();
+    if !g.has_hull_short_height() {
+        (h.enabled, h.short_height_enabled, h.short_height) = (0, 0, RawF32::new(0.0));
+    }
+    if g.has_hull_crawl() {
+        (h.agent_crawl_enabled, h.agent_crawl_height) = (1, RawF32::new(36.0));
+    }
+    if g.has_hull_border_erosion() {
+        h.border_erosion = 1;
+    }
+    p.hulls = vec![h; g.hull_records(1).unwrap_or(1)];
+    p
+}
+
+/// The generator version the games used with a file version: 7 up to v34, 12 for v35, 13 for
+/// v36.
+pub fn nav_gen_version_of(version: u32) -> i32 {
+    match version {
+        ..=34 => 7,
+        35 => 12,
+        _ => 13,
     }
 }

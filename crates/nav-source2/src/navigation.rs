@@ -45,7 +45,11 @@ pub fn navigation(mesh: &Source2Mesh) -> Graph {
             corners.clear();
         }
         g.add_polygon_cell(CellId::new(u64::from(area.id)), &corners);
-        connections += area.connections.iter().map(Vec::len).sum::<usize>();
+        connections += area
+            .connections
+            .iter()
+            .map(|list| list.len())
+            .sum::<usize>();
     }
     // The last area with an id is the one reached, as in awpy's id index.
     let index = IdIndex::new(mesh.areas.iter().map(|a| a.id));

@@ -12,7 +12,7 @@
 //! ```
 
 use nav_core::scalar::{F32, U32, U64};
-use nav_core::{Cursor, Error, ErrorKind, RawF32, Result};
+use nav_core::{Cursor, Error, ErrorKind, RawF32, Result, ShortVec};
 
 use crate::FORMAT;
 use crate::kv3;
@@ -616,14 +616,28 @@ impl<'a> Source2View<'a> {
     }
 }
 
+/// An area's connection lists as the model keeps them: built in place (no list of the known
+/// files is longer than the inline room, save one in a thousand).
+fn connection_lists(lists: ConnectionLists<'_>) -> ShortVec<crate::model::ConnectionList, 4> {
+    use crate::model::Connection;
+    let connection = |c: &RawConnection| Connection {
+        area_id: c.area_id.get(),
+        edge: c.edge.get(),
+    };
+    let mut out = ShortVec::with_capacity(lists.len());
+    for list in lists.iter() {
+        out.push(ShortVec::from_slice_with(list, connection));
+    }
+    out
+}
+
 impl crate::model::Source2Mesh {
     /// Copies a view into the owned model.
     pub fn from_view(view: &Source2View<'_>) -> crate::model::Source2Mesh {
         use crate::kv3::Kv3Blob;
         use crate::layout::NO_MOVABLE_MESH;
         use crate::model::{
-            Area, Connection, HidingSpot, Ladder, MovableMesh, Polygon, Source2Mesh,
-            TransformedBounds,
+            Area, HidingSpot, Ladder, MovableMesh, Polygon, Source2Mesh, TransformedBounds,
         };
         let blob = |b: Option<&[u8]>| b.map(|b| Kv3Blob { bytes: b.to_vec() });
         let floats = |f: &[F32; 12]| f.map(RawF32::from);
@@ -654,7 +668,7 @@ impl crate::model::Source2Mesh {
                 .polygons
                 .iter()
                 .map(|p| Polygon {
-                    corners: p.corners.iter().map(|c| c.get()).collect(),
+                    corners: ShortVec::from_slice_map(p.corners, U32::get),
                     movable_mesh_id: p.movable_mesh_id.map_or(NO_MOVABLE_MESH, |m| m.get()),
                 })
                 .collect(),
@@ -677,20 +691,9 @@ impl crate::model::Source2Mesh {
                     attribute_flags: a.attribute_flags.get(),
                     hull_index: a.hull_index,
                     polygon: a.polygon.map_or(0, |p| p.get()),
-                    corners: a.corners.iter().map(RawVec3::get).collect(),
+                    corners: ShortVec::from_slice_with(a.corners, RawVec3::get),
                     unknown_float: (*a.unknown_float).into(),
-                    connections: a
-                        .connections
-                        .iter()
-                        .map(|list| {
-                            list.iter()
-                                .map(|c| Connection {
-                                    area_id: c.area_id.get(),
-                                    edge: c.edge.get(),
-                                })
-                                .collect()
-                        })
-                        .collect(),
+                    connections: connection_lists(a.connections),
                     hiding_spots: a
                         .hiding_spots
                         .iter()

@@ -163,7 +163,7 @@ fn padding_before_a_blob_must_be_zero() {
 fn encounter_paths_and_bad_polygon_indices_are_refused() {
     let mut m = room(30, 0);
     m.areas.truncate(1);
-    m.areas[0].connections = vec![Vec::new(); 4];
+    m.areas[0].connections = vec![Default::default(); 4].into();
     m.areas[0].ladders_above.clear();
     m.ladders.clear();
     let bytes = nav_source2::write(&m).unwrap();
@@ -267,7 +267,8 @@ fn writer_refuses_what_the_version_cannot_hold() {
             edge: 2
         };
         70_000
-    ];
+    ]
+    .into();
     m.areas[0].hiding_spots = vec![m.areas[0].hiding_spots[0]; 256];
     let err = nav_source2::write(&m).unwrap_err();
     assert!(

@@ -204,7 +204,8 @@ fn sample_room_without_area_2_gives_the_expected_lines() {
         edited.areas[1].connections[1] = vec![Connection {
             area_id: 4,
             edge: 7,
-        }];
+        }]
+        .into();
         let changes = nav_source2::fix(&mut edited);
         let mut expected = vec![
             "areas[id 1].connections[edge 1]: dropped area 2, which does not exist",

@@ -142,7 +142,7 @@ fn references_to_nothing_are_skipped_and_a_self_link_is_kept() {
 fn repeated_ids_reach_the_last_area_as_in_awpy() {
     let mut m = room(30, 0);
     let mut twin = m.areas[3].clone();
-    twin.connections = vec![Vec::new(); 4];
+    twin.connections = vec![Default::default(); 4].into();
     m.areas.push(twin);
     let g = graph(&m);
     assert_eq!(g.cells.len(), 5);

@@ -19,7 +19,8 @@
 //!    island indices.
 //! 4. **IslandGraphs** with an error, or that a recomputed SegmentGraph no longer matches (a new
 //!    node, a LowGraphNodeLink to a node that is gone): recomputed with [`build::island_graph`]
-//!    (one graph over every chunk, without tile connections).
+//!    (one graph over every chunk), keeping the first graph's connections to other tiles, each
+//!    on the recomputed island of the segment its node stood for (see [`tiles`]).
 //! 5. **SearchSpace** with an error, or whose segments' bounds changed: recomputed with
 //!    [`build::search_space`].
 //!
@@ -36,6 +37,7 @@ use crate::build;
 use crate::geometry::segment_bases;
 use crate::model::*;
 use crate::validate::validate;
+use search_space::recompute_search_space;
 
 /// What an error finding asks `fix` to mend.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,15 +148,46 @@ pub fn fix(m: &mut Nav2File) -> Vec<String> {
 /// [`fix`], given the findings of [`crate::validate()`] on `m`: what to mend is read from
 /// their places.
 fn fix_after(m: &mut Nav2File, findings: Vec<Finding>) -> Vec<String> {
+    fix_with(m, findings, &[], &[])
+}
+
+/// [`fix`] after a mesh edit ([`crate::apply`]): besides what [`validate`] finds, drops the
+/// meshes `deleted` (data chunk, mesh) with everything that named them, and recomputes the
+/// NavigationGraph of the data chunks in `changed` (which gained meshes).
+pub(crate) fn fix_edited(
+    m: &mut Nav2File,
+    deleted: &[(usize, usize)],
+    changed: &[usize],
+) -> Vec<String> {
+    let findings = validate(m);
+    fix_with(m, findings, deleted, changed)
+}
+
+/// [`fix_after`], with meshes to drop and chunks to recompute besides.
+fn fix_with(
+    m: &mut Nav2File,
+    findings: Vec<Finding>,
+    deleted: &[(usize, usize)],
+    changed: &[usize],
+) -> Vec<String> {
     let errors: Vec<Finding> = findings
         .into_iter()
         .filter(|f| f.severity == Severity::Error)
         .collect();
-    if !errors.iter().any(mends) {
+    if !errors.iter().any(mends) && deleted.is_empty() && changed.is_empty() {
         return Vec::new();
     }
     let chunks = m.data_chunks.len();
     let mut plan = Plan::new(&errors, chunks);
+    for &(c, k) in deleted {
+        if let Some(d) = plan.drop.get_mut(c) {
+            d.insert(k);
+            plan.why.insert((c, k), "the edit deleted it".to_string());
+        }
+    }
+    for &c in changed {
+        set(&mut plan.navigation, c);
+    }
     let mut out = Vec::new();
 
     // 1. Meshes that name nothing; a chunk whose NavigationGraph is recomputed also gets its
@@ -690,7 +723,7 @@ fn recompute_segment_graph(
 /// Recomputes the IslandGraphs over every chunk (one graph) and the SegmentGraph nodes' island
 /// indices.
 fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
-    let before = m.island_graphs.clone();
+    let before = std::mem::take(&mut m.island_graphs);
     let indices_before: Vec<Vec<[u16; 3]>> = m
         .data_chunks
         .iter()
@@ -702,28 +735,40 @@ fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
                 .collect()
         })
         .collect();
-    let Ok(graph) = build::island_graph(m) else {
+    let Ok(mut graph) = build::island_graph(m) else {
+        m.island_graphs = before;
         return;
     };
+    let slots: Vec<Vec<u16>> = indices_before
+        .iter()
+        .map(|c| c.iter().map(|i| i[0]).collect())
+        .collect();
+    let kept = tiles::keep_tile_connections(&before, &slots, m, &mut graph);
     let after = vec![graph];
     if after != before {
         let nodes = |g: &[IslandGraph]| g.iter().map(|x| x.nodes.len()).sum::<usize>();
-        let tiles = before.iter().any(|g| {
-            !g.connect_side_infos.is_empty()
-                || g.connect_side_info_groups.iter().any(|x| x.count != 0)
-                || g.nodes.iter().any(|n| !n.crossing_tile_links.is_empty())
-        });
+        let mut tiles = String::new();
+        if kept.links > 0 {
+            tiles += &format!("; {} to other tiles kept", plural(kept.links, "connection"));
+        }
+        if kept.dropped > 0 {
+            tiles += &format!(
+                "; {} to other tiles dropped (no island holds their segments)",
+                plural(kept.dropped, "connection")
+            );
+        }
+        if kept.other_graphs > 0 {
+            tiles += &format!(
+                "; the other graphs' {} to other tiles dropped with them",
+                plural(kept.other_graphs, "connection")
+            );
+        }
         out.push(format!(
             "IslandGraphs: recomputed from the SegmentGraphs: 1 graph of {} nodes (were {} graphs \
-             of {} nodes{})",
+             of {} nodes{tiles})",
             nodes(&after),
             before.len(),
             nodes(&before),
-            if tiles {
-                "; their connections to other tiles are dropped"
-            } else {
-                ""
-            }
         ));
     }
     for (c, (dc, was)) in m.data_chunks.iter().zip(&indices_before).enumerate() {
@@ -745,36 +790,7 @@ fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
     m.island_graphs = after;
 }
 
-/// Recomputes the SearchSpace from the segments' bounds (unless the builder refuses: more
-/// segments in a chunk than a bucket entry's `u16` indices name).
-fn recompute_search_space(m: &mut Nav2File, out: &mut Vec<String>) {
-    let Ok(new) = build::search_space(m) else {
-        return;
-    };
-    if m.search_space.as_ref() == Some(&new) {
-        return;
-    }
-    let entries = |s: &SearchSpace| {
-        s.buckets
-            .iter()
-            .flat_map(|b| &b.entries)
-            .map(|e| e.segment_indices.len())
-            .sum::<usize>()
-    };
-    let was = m
-        .search_space
-        .as_ref()
-        .map_or((0, [0; 3]), |s| (entries(s), s.block_count));
-    out.push(format!(
-        "SearchSpace: recomputed from the segment bounds: {:?} blocks listing {} segments (were \
-         {:?} blocks listing {})",
-        new.block_count,
-        entries(&new),
-        was.1,
-        was.0
-    ));
-    m.search_space = Some(new);
-}
-
+mod search_space;
+mod tiles;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,12 @@
 //! the prefix sums of the segment counts, exactly as the engine does; anything that names nothing
 //! (a fuzzed or hand-edited file) is left out rather than emitted as a bad index.
 //!
+//! Every polygon names its mesh ([`Record`]: part = the data chunk's place in the file, whose
+//! name is in [`Geometry::parts`]; index = the mesh's place in its NavmeshChunk) and carries its
+//! segment's NavigationGraph attribute as stored ([`ATTRIBUTES`]). Vertex `i` is the file's
+//! position `i` (the data chunks' positions after one another, each segment's own copies
+//! included), so the geometry's vertices are the file's, 1:1 ([`VertexIdentity::Shared`]).
+//!
 //! Kinds:
 //! - faces: the segment's NavigationGraph attribute, as far as the format notes explain it:
 //!   `1` is the value that lets Sahelanthropus (the boss) use the mesh, so it is `boss`;
@@ -14,9 +20,18 @@
 //! - links: `inside` (along a face), `crossing segment` (the co-located node of another segment)
 //!   and `crossing chunk` (a node of another data chunk of the same file).
 
-use nav_core::geometry::{Geometry, Polygon, UpAxis};
+use nav_core::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 use crate::model::{DataChunk, Nav2File, NeighborKind};
+
+/// The names of [`Polygon::attributes`] of a mesh: its segment's entry of the NavigationGraph's
+/// `attributes`, as the JSON names the list.
+pub const ATTRIBUTES: [&str; 1] = ["attributes"];
+
+/// The name of data chunk `c` in [`Geometry::parts`] (its place in the JSON).
+pub fn part_name(c: usize) -> String {
+    format!("data_chunks[{c}]")
+}
 
 /// The face kind of a NavigationGraph attribute value.
 pub fn attribute_kind(attribute: Option<u16>) -> &'static str {
@@ -51,11 +66,14 @@ fn index(i: usize) -> u32 {
 /// NavigationGraph nodes and links.
 pub fn geometry(file: &Nav2File) -> Geometry {
     let mut g = Geometry::new(UpAxis::Y);
+    g.vertex_identity = VertexIdentity::Shared;
+    g.attributes = ATTRIBUTES.map(String::from).to_vec();
+    g.parts = (0..file.data_chunks.len()).map(part_name).collect();
     // Where each data chunk's NavigationGraph nodes start in `g.nodes`.
     let mut node_bases = Vec::with_capacity(file.data_chunks.len());
-    for dc in &file.data_chunks {
+    for (part, dc) in (0u32..).zip(&file.data_chunks) {
         node_bases.push(g.nodes.len());
-        faces(file, dc, &mut g);
+        faces(file, dc, part, &mut g);
         let tile = g.kind("tile border");
         let node = g.kind("node");
         for n in &dc.navigation_graph.nodes {
@@ -101,7 +119,7 @@ pub fn geometry(file: &Nav2File) -> Geometry {
 }
 
 /// The meshes of one data chunk as polygons over its decoded positions.
-fn faces(file: &Nav2File, dc: &DataChunk, g: &mut Geometry) {
+fn faces(file: &Nav2File, dc: &DataChunk, part: u32, g: &mut Geometry) {
     let nm = &dc.navmesh_chunk;
     let bases = segment_bases(dc);
     let vertex_base = g.vertices.len();
@@ -134,7 +152,7 @@ fn faces(file: &Nav2File, dc: &DataChunk, g: &mut Geometry) {
             index(first + kept - 1)
         }));
     }
-    for (m, c) in nm.meshes.iter().zip(corners) {
+    for ((m, c), k) in nm.meshes.iter().zip(corners).zip(0u32..) {
         let Some(vertices) = c else { continue };
         let attribute = dc
             .navigation_graph
@@ -155,6 +173,12 @@ fn faces(file: &Nav2File, dc: &DataChunk, g: &mut Geometry) {
             vertices,
             kind,
             neighbours,
+            record: Some(Record {
+                part,
+                index: k,
+                id: None,
+            }),
+            attributes: attribute.map(i64::from).into_iter().collect(),
         });
     }
 }

@@ -15,11 +15,13 @@
 //!   sum, and refuses what the format cannot hold.
 //! - [`validate()`] reports the invariants game files keep as findings, and [`fix::fix`]
 //!   recomputes the derived structures it finds an error in (`navkit fix`).
+//! - [`apply::apply`] puts geometry edited in a 3D tool back onto the file (`navkit apply`),
+//!   everything the mesh does not show kept.
 //!
 //! The modules: [`records`] (the zerocopy records and sizes), [`view`] (the view and its parser,
 //! one function per section), [`model`] (the owned model, `from_view`, and [`layout`]: the
 //! game's layout, computed from a model), [`mod@write`], [`mod@validate`], [`mod@fix`], [`dump`], [`geometry`],
-//! [`mod@navigation`] and [`build`].
+//! [`mod@navigation`], [`build`] and [`mod@apply`].
 //!
 //! ```
 //! use nav2_mgsv::{Nav2, Nav2File, DataChunk, FileUid, Segment};
@@ -47,6 +49,7 @@ use core::fmt;
 
 use nav_core::{Finding, Format, Result, Summary};
 
+pub mod apply;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impls;
 pub mod build;
@@ -202,7 +205,20 @@ impl Format for Nav2 {
         Some(navigation::navigation(model))
     }
 
-    fn build(&self, mesh: &nav_core::geometry::TriangleMesh) -> Option<Result<Nav2File>> {
+    /// Moved positions, deleted and added meshes, segment attributes: see [`apply`].
+    fn apply(
+        &self,
+        model: &mut Nav2File,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
+    }
+
+    fn build(
+        &self,
+        mesh: &nav_core::geometry::TriangleMesh,
+    ) -> Option<Result<nav_core::Built<Nav2File>>> {
         Some(build::build(mesh))
     }
 }

@@ -327,11 +327,7 @@ impl MeshRecord {
         let nn = 3 + usize::from(self.use_4_navigation_graph_nodes());
         let at = usize::try_from(at).ok()?;
         let neighbors = mesh_data.get(at..)?.get(..2 * k)?;
-        Some(mesh_record_len(
-            k,
-            nn,
-            crate::view::needs_crossing_le(neighbors),
-        ))
+        Some(mesh_record_len(k, nn, needs_crossing_le(neighbors)))
     }
 }
 
@@ -632,6 +628,25 @@ record!(
         packed: U16,
     }
 );
+
+/// Whether a mesh record with these neighbours carries NeighborDataChunkIds and NeighborTileIds:
+/// some neighbour is set and its Type is not 0.
+pub(crate) fn needs_crossing(neighbors: &[U16]) -> bool {
+    neighbors.iter().any(|n| neighbor_crosses(n.get()))
+}
+
+/// [`needs_crossing`] over the neighbours' little-endian bytes, as the parser finds them.
+pub(crate) fn needs_crossing_le(neighbors: &[u8]) -> bool {
+    // Without an exit per side: the parser and the game-layout check size every record.
+    neighbors.chunks_exact(2).fold(false, |any, c| {
+        any | neighbor_crosses(u16::from(c[0]) | u16::from(c[1]) << 8)
+    })
+}
+
+/// Whether one neighbour is set and of a Type other than 0.
+fn neighbor_crosses(v: u16) -> bool {
+    (v != 0xffff) & (v >> 14 != 0)
+}
 
 #[cfg(test)]
 mod tests {

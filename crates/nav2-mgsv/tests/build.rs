@@ -77,7 +77,8 @@ fn check(mesh: &TriangleMesh) -> Nav2File {
     let model = Nav2
         .build(mesh)
         .expect("a builder")
-        .expect("the mesh builds");
+        .expect("the mesh builds")
+        .model;
     let findings = Nav2.validate(&model);
     assert!(
         findings.is_empty(),
@@ -291,7 +292,14 @@ fn an_edge_of_three_triangles_has_no_neighbour() {
     let mut mesh = read_obj("flat_square.obj");
     mesh.vertices.push([5.0, 5.0, -5.0]);
     mesh.triangles.push([0, 2, 4]);
-    let m = Nav2.build(&mesh).unwrap().unwrap();
+    let built = Nav2.build(&mesh).unwrap().unwrap();
+    // The fin is upright, seen from above: kept, with a warning.
+    let w: Vec<String> = built.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        w,
+        ["warning: triangles[2]: is vertical: it has no area seen from above"]
+    );
+    let m = built.model;
     assert!(Nav2.validate(&m).is_empty());
     let g = Nav2.geometry(&m).unwrap();
     assert_eq!(g.polygons.len(), 3);
@@ -316,7 +324,11 @@ fn limits_are_named() {
 
     let mut dangling = read_obj("flat_square.obj");
     dangling.triangles.push([0, 1, 9]);
-    assert!(err(&dangling).contains("vertex 9"), "{}", err(&dangling));
+    assert!(
+        err(&dangling).contains("triangles[2]: names a vertex that does not exist"),
+        "{}",
+        err(&dangling)
+    );
 
     let big = grid(91);
     assert!(big.triangles.len() > 16_383);
@@ -326,7 +338,45 @@ fn limits_are_named() {
         vertices: vec![[0.0; 3]; 3],
         triangles: vec![[0, 1, 2]],
     };
-    assert!(err(&flat).contains("distinct"), "{}", err(&flat));
+    assert!(err(&flat).contains("zero-length edge"), "{}", err(&flat));
+
+    // Corners closer than a step of the grid weld: every triangle collapses, nothing is left.
+    let tiny = TriangleMesh {
+        vertices: vec![
+            [0.0; 3],
+            [1e-6, 0.0, 0.0],
+            [0.0, 0.0, -1e-6],
+            [100.0, 0.0, 0.0],
+        ],
+        triangles: vec![[0, 1, 2]],
+    };
+    assert!(err(&tiny).contains("distinct"), "{}", err(&tiny));
+}
+
+#[test]
+fn triangles_that_collapse_on_the_grid_are_left_out_with_a_warning() {
+    // A square of 100 units (steps of 1/655) and a sliver triangle a millionth wide on its edge.
+    let mut mesh = read_obj("flat_square.obj");
+    let n = u32::try_from(mesh.vertices.len()).unwrap();
+    let [a, b] = [mesh.vertices[0], mesh.vertices[1]];
+    let mid = core::array::from_fn(|i| (a[i] + b[i]) / 2.0);
+    mesh.vertices.push(mid);
+    mesh.vertices.push([mid[0] + 1e-6, mid[1], mid[2] - 1e-6]);
+    mesh.triangles.push([0, n + 1, n]);
+    let built = Nav2.build(&mesh).unwrap().unwrap();
+    let w: Vec<String> = built.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        w.iter().any(|w| w.starts_with(&format!(
+            "warning: triangles[{}]: collapses",
+            mesh.triangles.len() - 1
+        ))),
+        "{w:?}"
+    );
+    assert!(Nav2.validate(&built.model).is_empty());
+    assert_eq!(
+        Nav2.geometry(&built.model).unwrap().polygons.len(),
+        mesh.triangles.len() - 1
+    );
 }
 
 /// The fuzz oracle for builds over arbitrary meshes: whatever the builder accepts validates with

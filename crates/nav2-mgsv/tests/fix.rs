@@ -129,7 +129,7 @@ fn real_or_built() -> (String, Nav2File) {
     println!("breaking a built grid instead of a real file");
     (
         "built 12 × 12 grid".to_string(),
-        Nav2.build(&grid(12)).unwrap().unwrap(),
+        Nav2.build(&grid(12)).unwrap().unwrap().model,
     )
 }
 
@@ -196,7 +196,7 @@ fn a_vertex_cut_off_is_mended_on_a_real_file() {
 /// Two triangles of a 1 × 1 square, built; one of them loses a corner.
 #[test]
 fn exact_lines_for_a_built_square() {
-    let mut m = Nav2.build(&grid(1)).unwrap().unwrap();
+    let mut m = Nav2.build(&grid(1)).unwrap().unwrap().model;
     assert_eq!(m.data_chunks[0].navmesh_chunk.meshes.len(), 2);
     m.data_chunks[0].navmesh_chunk.meshes[1].positions[2] = 9;
     let changes = fix_and_check("built square", &mut m);
@@ -220,7 +220,7 @@ fn exact_lines_for_a_built_square() {
 /// A file without an error is not touched, whatever its warnings.
 #[test]
 fn warnings_alone_change_nothing() {
-    let mut m = Nav2.build(&grid(3)).unwrap().unwrap();
+    let mut m = Nav2.build(&grid(3)).unwrap().unwrap().model;
     // A count that no longer adds up is a warning, not an error.
     m.data_chunks[0].segment_chunk.segments[0].navmesh_position_count += 1;
     assert!(!Nav2.validate(&m).is_empty());

@@ -9,12 +9,13 @@
 //!
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
+use nav_core::edit::{EditedMesh, MatchOptions};
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::navigation::Graph;
 use nav_core::oracle::{
     BuildError, RoundtripError, check_build, check_navigation, roundtrip_bytes,
 };
-use nav_core::{Error, Finding, Format, Part, Summary};
+use nav_core::{Built, Error, Finding, Format, Part, Summary};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -113,8 +114,9 @@ pub trait AnyFormat: Send + Sync {
     fn validate(&self, bytes: &[u8]) -> Result<Vec<Finding>, Error>;
     /// The file as world-space polygons and a graph; `Ok(None)` when the format has no mapping.
     fn geometry(&self, bytes: &[u8]) -> Result<Option<Geometry>, Error>;
-    /// A new file built from a triangle mesh; `None` when the format has no builder.
-    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>>;
+    /// A new file built from a triangle mesh, with the builder's warnings about the mesh
+    /// ([`Format::build`]); `None` when the format has no builder.
+    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Built<Vec<u8>>, Error>>;
     /// The build oracle ([`nav_core::oracle::check_build`]) on the model the builder makes of
     /// `mesh`: whether a model was built and checked (`false` without a builder, or when the
     /// builder refuses the mesh), or how the built model fails.
@@ -268,8 +270,8 @@ where
         Ok(self.open(bytes)?.geometry())
     }
 
-    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Vec<u8>, Error>> {
-        Format::build(self, mesh).map(|model| self.write(&model?))
+    fn build(&self, mesh: &TriangleMesh) -> Option<Result<Built<Vec<u8>>, Error>> {
+        Format::build(self, mesh).map(|built| built?.try_map(|model| self.write(&model)))
     }
 
     fn check_build(&self, mesh: &TriangleMesh) -> Result<bool, BuildError> {
@@ -313,6 +315,11 @@ pub trait Opened: Send + Sync {
     fn geometry(&self) -> Option<Geometry>;
     /// The navigation graph ([`Format::navigation`]); `None` without a mapping.
     fn navigation(&self) -> Option<Graph>;
+    /// Puts geometry edited in a 3D tool back onto the model ([`nav_core::edit::apply_mesh`]:
+    /// matched against [`Opened::geometry`], then [`Format::apply`]); one line per change. An
+    /// unedited mesh changes nothing (the model writes its original bytes); on an error the
+    /// model is left as it was.
+    fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error>;
     /// The model as a compact serde tree, for [`crate::diff`].
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
     /// A copy of this model, as a new opened model.
@@ -396,6 +403,10 @@ where
         Format::navigation(&self.format, &self.model)
     }
 
+    fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error> {
+        nav_core::edit::apply_mesh(&self.format, &mut self.model, mesh, options)
+    }
+
     fn model_tree(&self) -> Result<crate::diff::Tree, Error> {
         crate::diff::Tree::of(&self.model).map_err(|e| {
             Error::unrepresentable(
@@ -454,4 +465,41 @@ pub fn by_extension(path: &std::path::Path) -> Option<&'static dyn AnyFormat> {
         .iter()
         .copied()
         .find(|f| !f.has_signature() && f.extensions().contains(&ext.as_str()))
+}
+
+/// The format a file is read as when the user names a game flavour (`--flavour cs`,
+/// `flavour="cs"` in Python): nav-source read as that game's layout. The flavour belongs to
+/// nav-source, so a `forced` format that is another one is refused, and so is an unknown name.
+pub fn flavoured(
+    forced: Option<&'static dyn AnyFormat>,
+    name: &str,
+) -> Result<&'static dyn AnyFormat, String> {
+    if let Some(other) = forced.filter(|f| f.name() != nav_source::FORMAT) {
+        return Err(format!(
+            "flavour {name} is a {} layout, but the format named is {}",
+            nav_source::FORMAT,
+            other.name()
+        ));
+    }
+    let flavour =
+        nav_source::Flavour::from_name(name).ok_or_else(|| format!("unknown flavour `{name}`"))?;
+    Ok(nav_source::SourceNavAs::get(flavour))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flavours_are_nav_source_layouts() {
+        let source = flavoured(None, "l4d2").map(|f| f.name());
+        assert_eq!(source, Ok(nav_source::FORMAT));
+        assert!(flavoured(by_name("nav-source"), "cs").is_ok());
+        let quake = flavoured(by_name("nav-quake"), "cs").map(|f| f.name());
+        assert!(quake.is_err_and(|e| e.contains("nav-quake")));
+        assert_eq!(
+            flavoured(None, "portal2").map(|f| f.name()),
+            Err("unknown flavour `portal2`".to_string())
+        );
+    }
 }

@@ -213,6 +213,14 @@ fn formats(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
         .collect()
 }
 
+/// The colour ``(r, g, b)`` (0-255) that ``render`` and ``export`` give the attribute kind of
+/// index ``kind`` (an index into ``Navmesh.kinds``), so that other views match the pictures.
+#[pyfunction]
+fn kind_colour(kind: u16) -> (u8, u8, u8) {
+    let [r, g, b] = navkit::palette::rgb(kind);
+    (r, g, b)
+}
+
 /// The extension module `navkit._navkit`.
 #[pymodule]
 fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -227,5 +235,6 @@ fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(from_dict, m)?)?;
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(kind_colour, m)?)?;
     Ok(())
 }

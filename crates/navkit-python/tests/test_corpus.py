@@ -142,3 +142,51 @@ def test_navigation_answers_are_consistent(path):
         assert route.cost == pytest.approx(np.linalg.norm(steps, axis=1).sum(), rel=1e-9, abs=1e-9)
         if hops.reachable and hops.start == route.start and hops.end == route.end:
             assert hops.cost == len(hops.cells) - 1 <= len(route.cells) - 1
+
+
+def _end(mesh, cells, i):
+    """Cell `i` as the CLI names it: an area id, or `FORMID:index` inside a plugin."""
+    part = cells["part"][i]
+    return str(int(mesh.cell_ids[i])) if part < 0 else f"{part:08X}:{mesh.cell_ids[i]}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_navigation_agrees_with_the_cli(path, tmp_path):
+    mesh, _ = opened(path)
+    cells = mesh.cells
+    centres = cells["centre"]
+    has = np.flatnonzero(~np.isnan(centres[:, 0]))
+    rng = np.random.default_rng(len(has))
+    pick = rng.choice(has, size=min(len(has), 40), replace=False)
+    # The centres, and points off them too, some of them on no cell; the origin in any case.
+    near = centres[pick].astype(np.float64)
+    off = near + rng.uniform(-30, 30, size=(len(pick), 3))
+    points = np.vstack([near, off, np.zeros((1, 3))])
+    listing = tmp_path / "points.txt"
+    listing.write_text("".join(f"{x!r} {y!r} {z!r}\n" for x, y, z in points.tolist()))
+    lines = cli("locate", path, "--points", listing, "--json").stdout.decode().splitlines()
+    ours = mesh.locate_many(points)
+    assert len(lines) == len(points)
+    for found, line in zip(ours.tolist(), lines):
+        theirs = json.loads(line)["cell"]
+        if found < 0:
+            assert theirs is None
+        else:
+            assert str(theirs) == _end(mesh, cells, found)
+    if len(has) == 0:
+        return
+    ends = rng.choice(has, size=(20, 2))
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("".join(f"{_end(mesh, cells, a)} {_end(mesh, cells, b)}\n" for a, b in ends))
+    for weight in ("distance", "hops"):
+        out = cli("path", path, "--pairs", pairs, "--weight", weight, "--walk-only", "--json")
+        lines = out.stdout.decode().splitlines()
+        assert len(lines) == len(ends)
+        for (a, b), line in zip(ends.tolist(), lines):
+            theirs = json.loads(line)
+            route = mesh.path(_end(mesh, cells, a), _end(mesh, cells, b), weight=weight,
+                              walk_only=True)
+            assert route.reachable == theirs["reachable"]
+            assert [str(c) for c in theirs["cells"]] == list(route.ids)
+            if route.reachable:
+                assert route.cost == pytest.approx(theirs["cost"], rel=1e-12, abs=1e-9)

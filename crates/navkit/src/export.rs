@@ -3,8 +3,11 @@
 //! Both use the Y-up, right-handed axes those formats expect (a Z-up engine's `(x, y, z)` becomes
 //! `(x, z, -y)`), so the navmesh lands where the level does when both are imported into Blender.
 //!
-//! - **OBJ**: one group (`g`) per polygon kind, faces as stored (triangles and quads); graph nodes
-//!   as extra vertices, and links as line elements (`l`) in one group per link kind.
+//! - **OBJ**: one object; faces as stored (n-gons, not fanned), in polygon order (the file's record
+//!   order), over the vertices shared as the file shares them, with a group (`g`) named after the
+//!   kind wherever the kind changes (Blender's default import keeps one object: it does not split
+//!   by group); graph nodes as extra vertices, and links as line elements (`l`) in one group per
+//!   link kind. This is what `navkit apply` reads back best.
 //! - **glTF**: one mesh, one primitive per kind (triangles for polygons, fanned from the first
 //!   corner; lines for links; points for nodes), each with a material of the kind's colour and the
 //!   kind's name in `extras`.
@@ -37,24 +40,19 @@ pub fn to_obj(g: &Geometry, source: &str) -> String {
         let [x, y, z] = g.y_up(n.position);
         let _ = writeln!(out, "v {x} {y} {z}");
     }
-    // Faces grouped by kind, in kind order; OBJ indices are 1-based.
-    for (k, name) in g.kinds.iter().enumerate() {
-        let mut faces = g
-            .polygons
-            .iter()
-            .filter(|p| usize::from(p.kind) == k)
-            .peekable();
-        if faces.peek().is_none() {
-            continue;
+    // Faces in polygon (record) order, over the shared vertices, a group line wherever the
+    // kind changes; OBJ indices are 1-based.
+    let mut group: Option<u16> = None;
+    for p in &g.polygons {
+        if group != Some(p.kind) {
+            let _ = writeln!(out, "g {}", group_name(g.kind_name(p.kind)));
+            group = Some(p.kind);
         }
-        let _ = writeln!(out, "g {}", group_name(name));
-        for p in faces {
-            out.push('f');
-            for v in &p.vertices {
-                let _ = write!(out, " {}", u64::from(*v) + 1);
-            }
-            out.push('\n');
+        out.push('f');
+        for v in &p.vertices {
+            let _ = write!(out, " {}", u64::from(*v) + 1);
         }
+        out.push('\n');
     }
     let base = g.vertices.len() as u64 + 1;
     for (k, name) in g.kinds.iter().enumerate() {

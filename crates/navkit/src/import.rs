@@ -17,6 +17,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use nav_core::edit::EditedMesh;
 use nav_core::geometry::{TriangleMesh, UpAxis};
 
 use crate::registry::AnyFormat;
@@ -97,16 +98,97 @@ pub fn read_mesh(path: &Path, mesh_up: UpAxis, target_up: UpAxis) -> Result<Tria
     Ok(mesh)
 }
 
-/// Every triangle of an OBJ file, in the file's own axes.
-fn read_obj(path: &Path) -> Result<TriangleMesh, String> {
+/// Reads a polygon mesh for `navkit apply`: OBJ faces as the polygons they are (n-gons kept),
+/// glTF triangles (glTF has no others), with coordinates turned from `mesh_up` into the axes of
+/// a format where `target_up` points up, as [`read_mesh`] turns them. Vertices are kept as the
+/// file has them (OBJ) or joined where bit-identical (glTF); the matcher welds by position
+/// either way.
+pub fn read_edited(path: &Path, mesh_up: UpAxis, target_up: UpAxis) -> Result<EditedMesh, String> {
+    let kind = MeshFile::of(path).ok_or_else(|| {
+        format!(
+            "{}: apply reads .obj, .gltf and .glb meshes (the ending says which)",
+            path.display()
+        )
+    })?;
+    let mut mesh = match kind {
+        MeshFile::Obj => read_obj_polygons(path)?,
+        MeshFile::Gltf => {
+            let t = read_gltf(path)?;
+            EditedMesh {
+                vertices: t.vertices,
+                faces: t.triangles.iter().map(|t| t.to_vec()).collect(),
+                attributes: Vec::new(),
+            }
+        }
+    };
+    if mesh_up != target_up {
+        for v in &mut mesh.vertices {
+            *v = target_up.from_y_up(mesh_up.to_y_up(*v));
+        }
+    }
+    Ok(mesh)
+}
+
+/// Every face of an OBJ file as the polygon it is, over the file's own vertices (objects after
+/// one another), in the file's own axes.
+fn read_obj_polygons(path: &Path) -> Result<EditedMesh, String> {
+    let models = load_obj(path, false)?;
+    let mut mesh = EditedMesh::default();
+    for m in &models {
+        let base = u32::try_from(mesh.vertices.len())
+            .map_err(|_| format!("{}: more than 2^32 vertices", path.display()))?;
+        let count = m.mesh.positions.len() / 3;
+        mesh.vertices
+            .extend(m.mesh.positions.chunks_exact(3).map(|p| [p[0], p[1], p[2]]));
+        let arities: Vec<u32> = if m.mesh.face_arities.is_empty() {
+            vec![3; m.mesh.indices.len() / 3]
+        } else {
+            m.mesh.face_arities.clone()
+        };
+        let mut at = 0usize;
+        for n in arities {
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            let Some(face) = m.mesh.indices.get(at..at.saturating_add(n)) else {
+                return Err(format!(
+                    "{}: object `{}` has a face past its indices",
+                    path.display(),
+                    m.name
+                ));
+            };
+            at += n;
+            if let Some(&bad) = face
+                .iter()
+                .find(|&&i| usize::try_from(i).map_or(true, |i| i >= count))
+            {
+                return Err(format!(
+                    "{}: object `{}` names vertex {bad}, past its vertices",
+                    path.display(),
+                    m.name
+                ));
+            }
+            mesh.faces.push(face.iter().map(|i| base + i).collect());
+        }
+    }
+    Ok(mesh)
+}
+
+/// The objects of an OBJ file, points and lines left out: fanned into triangles over one index
+/// per corner (`triangulate`), or polygons over the file's own vertex indices.
+fn load_obj(path: &Path, triangulate: bool) -> Result<Vec<tobj::Model>, String> {
     let options = tobj::LoadOptions {
-        triangulate: true,
-        single_index: true,
+        triangulate,
+        single_index: triangulate,
         ignore_points: true,
         ignore_lines: true,
     };
     let (models, _materials) =
         tobj::load_obj(path, &options).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(models)
+}
+
+/// Every triangle of an OBJ file, in the file's own axes.
+fn read_obj(path: &Path) -> Result<TriangleMesh, String> {
+    let models = load_obj(path, true)?;
     let mut w = Welder::default();
     for m in &models {
         let pos = &m.mesh.positions;
@@ -368,7 +450,7 @@ pub fn target_up(format: &dyn AnyFormat) -> Option<Result<UpAxis, String>> {
     let built = format.build(&probe)?;
     Some(
         built
-            .and_then(|bytes| format.geometry(&bytes))
+            .and_then(|built| format.geometry(&built.model))
             .map_err(|e| e.to_string())
             .and_then(|g| {
                 g.map(|g| g.up)

@@ -125,7 +125,7 @@ fn check_round(name: &str, clean: &[u8], broken: &[u8]) {
 
 #[test]
 fn a_built_skyrim_navmesh_with_a_deleted_triangle() {
-    let model = Nvnm.build(&grid(4, false)).unwrap().unwrap();
+    let model = Nvnm.build(&grid(4, false)).unwrap().unwrap().model;
     let clean = Nvnm.write(&model).unwrap();
     let mut broken = model;
     // Deleting a triangle in the middle leaves edges and grid entries past the end.
@@ -135,7 +135,7 @@ fn a_built_skyrim_navmesh_with_a_deleted_triangle() {
 
 #[test]
 fn a_built_fox_engine_navmesh_with_a_deleted_face() {
-    let model = Nav2.build(&grid(6, true)).unwrap().unwrap();
+    let model = Nav2.build(&grid(6, true)).unwrap().unwrap().model;
     let clean = Nav2.write(&model).unwrap();
     let mut broken = model;
     broken.data_chunks[0].navmesh_chunk.meshes.pop();
@@ -144,7 +144,7 @@ fn a_built_fox_engine_navmesh_with_a_deleted_face() {
 
 #[test]
 fn json_output_lists_the_changes() {
-    let model = Nav2.build(&grid(2, true)).unwrap().unwrap();
+    let model = Nav2.build(&grid(2, true)).unwrap().unwrap().model;
     let mut broken = model;
     broken.data_chunks[0].navmesh_chunk.meshes.pop();
     let path = temp("json.nav2");

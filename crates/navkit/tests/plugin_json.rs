@@ -19,12 +19,12 @@ mod common;
 use common::{navkit, stderr, temp};
 
 /// The FormIDs of the NAVM records whose NVNM subrecord the JSON shows, in document order;
-/// fails on one shown as hex.
+/// FormIDs are read as the 8 hex digits the JSON shows them as.
 fn navmeshes_in_json(v: &serde_json::Value, out: &mut Vec<u32>) -> Result<(), String> {
     match v {
         serde_json::Value::Object(o) => {
             if o.get("signature").and_then(|s| s.as_str()) == Some("NAVM") {
-                let form_id = o["form_id"].as_u64().and_then(|f| u32::try_from(f).ok());
+                let form_id = form_id_of(&o["form_id"]);
                 let form_id = form_id.ok_or("NAVM without a FormID")?;
                 let subs = o["body"]["Navmesh"]["subrecords"].as_array();
                 for s in subs.into_iter().flatten() {
@@ -48,7 +48,7 @@ fn find_navmesh(v: &mut serde_json::Value, form_id: u32) -> Option<&mut serde_js
     match v {
         serde_json::Value::Object(o) => {
             if o.get("signature").and_then(|s| s.as_str()) == Some("NAVM")
-                && o.get("form_id").and_then(|f| f.as_u64()) == Some(u64::from(form_id))
+                && o.get("form_id").and_then(form_id_of) == Some(form_id)
             {
                 return o
                     .get_mut("body")?
@@ -177,4 +177,93 @@ fn a_vertex_edited_in_a_plugins_json_comes_back_with_everything_else_unchanged()
         })
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A FormID in JSON: 8 hex digits (`"0410E930"`), as the model writes it.
+fn form_id_of(v: &serde_json::Value) -> Option<u32> {
+    u32::from_str_radix(v.as_str()?, 16).ok()
+}
+
+/// FormIDs are 8 hex digits in JSON; a document that holds them as numbers (as older ones do)
+/// reads back to the same bytes, and a string that is not a FormID is refused naming its JSON
+/// path: on the sample plugin, its record FormIDs and the NVNM parent cells inside.
+#[test]
+fn form_ids_are_hex_in_json_and_numbers_are_still_read() {
+    let plugin = common::workspace().join("samples/skyrim/navkit_room.esp");
+    let original = std::fs::read(&plugin).unwrap();
+    let json_path = temp("form_ids.json");
+    let o = navkit(&[
+        "to-json",
+        plugin.to_str().unwrap(),
+        "-o",
+        json_path.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut shown = Vec::new();
+    navmeshes_in_json(&json, &mut shown).unwrap();
+    let &form_id = shown.first().expect("the sample plugin has a navmesh");
+    assert!(
+        text.contains(&format!("\"form_id\": \"{form_id:08X}\"")),
+        "the record FormID is not 8 hex digits"
+    );
+    let from_json = |doc: &serde_json::Value| {
+        std::fs::write(&json_path, serde_json::to_vec(doc).unwrap()).unwrap();
+        let out = temp("form_ids.esp");
+        let o = navkit(&[
+            "from-json",
+            json_path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        o.status
+            .success()
+            .then(|| std::fs::read(&out).unwrap())
+            .ok_or_else(|| stderr(&o))
+    };
+    // Numbers where the hex strings were: the same plugin.
+    let mut numbers = json.clone();
+    let mut turned = 0;
+    to_numbers(&mut numbers, &mut turned);
+    assert!(turned >= 2, "only {turned} FormIDs turned into numbers");
+    assert_eq!(from_json(&numbers).unwrap(), original);
+    // A FormID that is not hex digits: refused, with where it is.
+    let mut bad = json.clone();
+    let geometry = find_navmesh(&mut bad, form_id).unwrap();
+    let parent = geometry["parent"].as_object_mut().unwrap();
+    let (kind, fields) = parent.iter_mut().next().unwrap();
+    let kind = kind.clone();
+    let field = if kind == "Cell" { "cell" } else { "worldspace" };
+    fields[field] = serde_json::json!("0x12345G");
+    let e = from_json(&bad).unwrap_err();
+    assert!(
+        e.contains(&format!("navmesh.parent.{kind}.{field}"))
+            && e.contains("expected a FormID")
+            && e.contains("0x12345G"),
+        "{e}"
+    );
+}
+
+/// Turns every FormID field (`form_id`, and `cell` or `worldspace` of a parent) that holds hex
+/// digits into the number they spell; counts them in `turned`.
+fn to_numbers(v: &mut serde_json::Value, turned: &mut usize) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                let id = matches!(k.as_str(), "form_id" | "cell" | "worldspace")
+                    .then(|| form_id_of(x))
+                    .flatten();
+                match id {
+                    Some(id) => {
+                        *x = serde_json::json!(id);
+                        *turned += 1;
+                    }
+                    None => to_numbers(x, turned),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| to_numbers(x, turned)),
+        _ => {}
+    }
 }

@@ -11,6 +11,9 @@ use nav_core::testing::skip_without_corpus;
 mod common;
 use common::workspace;
 
+#[path = "tidy/module_rings.rs"]
+mod module_rings;
+
 fn tracked_files() -> Option<Vec<PathBuf>> {
     let out = Command::new("git")
         .args(["ls-files", "-z"])
@@ -148,6 +151,161 @@ fn every_crate_inherits_the_workspace_lint_table() {
         );
     }
     println!("{} crates inherit the workspace lints", members().len());
+}
+
+/// Files that are one module split over several files: each may use what its parent holds
+/// (`use super::*`), which the ring check does not count; what they use of other modules it
+/// does. (crate, file, why).
+const SPLITS: &[(&str, &str, &str)] = &[
+    (
+        "nav-source",
+        "src/view/area.rs",
+        "the area walk of the view",
+    ),
+    ("nav2-mgsv", "src/view/parse.rs", "the parser of the view"),
+    (
+        "nav2-mgsv",
+        "src/build/graphs.rs",
+        "steps 6 to 8 of the builder",
+    ),
+    (
+        "nav2-mgsv",
+        "src/write/chunks.rs",
+        "the chunk writers of the writer",
+    ),
+    (
+        "nav2-mgsv",
+        "src/write/grown.rs",
+        "the writer's in-place growth",
+    ),
+    (
+        "nav2-mgsv",
+        "src/write/navmesh.rs",
+        "the NavmeshChunk writer",
+    ),
+    (
+        "nav2-mgsv",
+        "src/write/sections.rs",
+        "the section writers of the writer",
+    ),
+    ("navkit", "src/cli/commands.rs", "the commands of the CLI"),
+    (
+        "navkit",
+        "src/cli/export_cmd.rs",
+        "the export command of the CLI",
+    ),
+    (
+        "navkit",
+        "src/cli/navigate.rs",
+        "the navigation commands of the CLI",
+    ),
+    ("navkit", "src/cli/output.rs", "the CLI's output helpers"),
+];
+
+#[test]
+fn no_module_imports_its_importer() {
+    let (mut rings, mut modules) = (Vec::new(), 0);
+    for member in members() {
+        let name = member.file_name().unwrap().to_string_lossy().into_owned();
+        let splits: Vec<&str> = SPLITS
+            .iter()
+            .filter(|(krate, _, _)| *krate == name)
+            .map(|(_, file, _)| *file)
+            .collect();
+        for file in &splits {
+            assert!(
+                member.join(file).is_file(),
+                "{name}/{file} is gone: take it off SPLITS"
+            );
+        }
+        for root in ["src/lib.rs", "src/main.rs"] {
+            if !member.join(root).is_file() {
+                continue;
+            }
+            let read = |p: &std::path::Path| std::fs::read_to_string(member.join(p)).ok();
+            let krate = module_rings::Crate::read(std::path::Path::new(root), &read);
+            modules += krate.module_count();
+            rings.extend(
+                krate
+                    .rings(&splits)
+                    .into_iter()
+                    .map(|r| format!("{name}: {r}")),
+            );
+        }
+    }
+    println!("tidy: {modules} modules checked for rings of imports");
+    assert!(modules > 100, "only {modules} modules found");
+    assert!(
+        rings.is_empty(),
+        "modules that import their importer, directly or through others (move what they share \
+         into a module below both):\n{}",
+        rings.join("\n")
+    );
+}
+
+/// The ring check on a crate made up for it: a ring through a re-export is caught, test code and
+/// a parent that only re-exports its child are not rings.
+#[test]
+fn the_ring_check_catches_what_it_is_for() {
+    let rings = |files: &[(&str, &str)]| {
+        let read = |p: &std::path::Path| {
+            files
+                .iter()
+                .find(|(name, _)| std::path::Path::new(name) == p)
+                .map(|(_, text)| (*text).to_string())
+        };
+        module_rings::Crate::read(std::path::Path::new("src/lib.rs"), &read).rings(&[])
+    };
+    let lib = (
+        "src/lib.rs",
+        "//! x\nmod a;\nmod b;\nmod c;\nmod d;\npub use a::A;\n",
+    );
+    let a = (
+        "src/a.rs",
+        "use crate::b::{self, B as Bee};\npub struct A(Bee);\n",
+    );
+    let b = ("src/b.rs", "pub struct B;\nfn f() { crate::c::g() }\n");
+    let c = (
+        "src/c.rs",
+        "use super::A; // through the root's re-export\npub fn g() {}\n\
+         #[cfg(test)]\nmod tests {\n    use crate::d::E;\n}\n",
+    );
+    let d = (
+        "src/d/mod.rs",
+        "mod e;\npub use e::E;\npub const K: u8 = 1;\n",
+    );
+    let e = (
+        "src/d/e.rs",
+        "use super::K;\npub struct E([u8; K as usize]);\n",
+    );
+    let found = rings(&[lib, a, b, c, d, e]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0],
+        "ring of src/a.rs, src/b.rs, src/c.rs:\n    src/a.rs -> src/b.rs (src/a.rs:1: crate::b)\
+         \n    src/b.rs -> src/c.rs (src/b.rs:2: crate::c::g)\
+         \n    src/c.rs -> src/a.rs (src/c.rs:1: super::A)"
+    );
+    // The parent uses its child's item itself, and the child its parent's: a ring of two.
+    let d_uses = (
+        "src/d/mod.rs",
+        "mod e;\npub use e::E;\npub const K: u8 = 1;\nfn f(_: E) {}\n",
+    );
+    let found = rings(&[lib, a, ("src/b.rs", "pub struct B;\n"), c, d_uses, e]);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("ring of src/d/mod.rs, src/d/e.rs:"),
+        "{found:#?}"
+    );
+    // A serde `with` path makes a dependency; a path in a comment or another string does not.
+    let b_alone = ("src/b.rs", "pub struct B;\n");
+    let d_with = (
+        "src/d/mod.rs",
+        "mod e;\npub const K: u8 = 1;\n#[serde(with = \"e::hex\")]\nstruct S;\n",
+    );
+    assert_eq!(rings(&[lib, a, b_alone, c, d_with, e]).len(), 1);
+    let e_quiet = ("src/d/e.rs", "// super::K\nconst T: &str = \"super::K\";\n");
+    assert!(rings(&[lib, a, b_alone, c, d_with, e_quiet]).is_empty());
 }
 
 /// The modules every format has, each a file `<name>.rs` or a folder `<name>/mod.rs`.

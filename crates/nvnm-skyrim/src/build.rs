@@ -19,18 +19,21 @@
 //!   ([`crate::Nvnm`]'s `Format::build` uses interior cell `0`, to be set before the blob goes
 //!   into a plugin).
 //!
-//! Meshes the format cannot hold are refused with an error naming the limit: more than
+//! Meshes the format cannot store are refused with an error naming the limit: more than
 //! [`MAX_VERTICES`] vertices (triangles name vertices with `u16`), more than [`MAX_TRIANGLES`]
-//! triangles (edges and grid lists name triangles with `i16`), a vertex index past the vertices,
-//! a triangle that repeats a vertex, a triangle that is clockwise or vertical seen from above
-//! (the game's triangles are all counter-clockwise, Z up), a non-finite coordinate, an edge that
-//! three or more triangles share (an edge has one neighbour), and two triangles that run a
-//! shared edge the same way (a flipped or duplicated triangle).
+//! triangles (edges and grid lists name triangles with `i16`), a non-finite coordinate, and the
+//! triangles [`TriangleMesh::screen`] refuses (a vertex index past the vertices, a zero-length
+//! edge). Shapes the game's own navmeshes have are kept, each with a warning naming the
+//! triangle ([`Built::warnings`]): vertical, degenerate (corners on a line) and clockwise
+//! triangles (the screen's), two triangles that run a shared edge the same way (a flipped or
+//! duplicated triangle; 282 such edges in the corpus, as `Mundusform_4067dc7_04103FBE`'s
+//! triangles 267 and 269), and edges three or more triangles share (89 in the corpus): such
+//! an edge has no neighbour across it.
 
 use std::collections::HashMap;
 
-use nav_core::geometry::TriangleMesh;
-use nav_core::{Error, RawF32, Result};
+use nav_core::geometry::{TriangleMesh, UpAxis};
+use nav_core::{Built, Error, Finding, Place, RawF32, Result};
 
 use crate::nvnm::{FORMAT, NavmeshGeometry, Parent, Triangle, triangle_flags};
 
@@ -55,9 +58,9 @@ fn refuse(context: impl core::fmt::Display, message: impl core::fmt::Display) ->
     Error::unrepresentable(FORMAT, context, message)
 }
 
-/// Builds a version-12 navmesh of `parent` from `mesh` (see the module docs for what is added and
-/// what is refused).
-pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
+/// Builds a version-12 navmesh of `parent` from `mesh`, with its warnings (see the module docs
+/// for what is added, what is refused and what is warned about).
+pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<Built<NavmeshGeometry>> {
     let nv = mesh.vertices.len();
     let nt = mesh.triangles.len();
     if nv > MAX_VERTICES {
@@ -90,10 +93,12 @@ pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
             ));
         }
     }
+    let mut warnings = mesh.screen(FORMAT, UpAxis::Z)?;
     let mut triangles = Vec::with_capacity(nt);
     for (t, tri) in mesh.triangles.iter().enumerate() {
         let mut vertices = [0u16; 3];
         for (slot, &v) in vertices.iter_mut().zip(tri) {
+            // The screen refused vertices past the vertices, and there are at most 2^16.
             *slot = u16::try_from(v)
                 .ok()
                 .filter(|&v| usize::from(v) < nv)
@@ -104,27 +109,6 @@ pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
                     )
                 })?;
         }
-        let [a, b, c] = vertices;
-        if a == b || b == c || c == a {
-            return Err(refuse(
-                format!("mesh triangles[{t}]"),
-                format!("repeats a vertex ({a}, {b}, {c}); a navmesh triangle has three corners"),
-            ));
-        }
-        let p = |v: u16| {
-            mesh.vertices
-                .get(usize::from(v))
-                .map_or([0.0; 2], |p| [f64::from(p[0]), f64::from(p[1])])
-        };
-        let (pa, pb, pc) = (p(a), p(b), p(c));
-        let cross = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pb[1] - pa[1]) * (pc[0] - pa[0]);
-        if cross.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater) {
-            return Err(refuse(
-                format!("mesh triangles[{t}]"),
-                "is clockwise or vertical seen from above (Z up): the game's triangles are \
-                 counter-clockwise in the XY plane",
-            ));
-        }
         triangles.push(Triangle {
             vertices,
             edges: [-1; 3],
@@ -133,25 +117,41 @@ pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
             cover_flags: 0,
         });
     }
-    for (edge, sides) in shared_edges(&triangles) {
-        let (a, b) = edge;
+    warnings.extend(edge_warnings(&triangles));
+    link_triangles(&mut triangles);
+    let mut m = NavmeshGeometry::new_skyrim(0);
+    m.parent = parent;
+    m.vertices = mesh.vertices.iter().map(|v| v.map(RawF32::new)).collect();
+    m.triangles = triangles;
+    lay_out_grid(&mut m, divisor_for(nt));
+    Ok(Built { model: m, warnings })
+}
+
+/// A warning for each edge that gets no neighbour because of how triangles share it: two that
+/// run it the same way (at the later triangle), three or more (at the first).
+fn edge_warnings(triangles: &[Triangle]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for ((a, b), sides) in shared_edges(triangles) {
         match sides.as_slice() {
             [(t, k), (u, j)] => {
-                if run(&triangles, *t, *k) == run(&triangles, *u, *j) {
-                    return Err(refuse(
-                        format!("mesh triangles[{u}]"),
+                if run(triangles, *t, *k) == run(triangles, *u, *j) {
+                    out.push(Finding::warning(
+                        Place::at("triangles", *u).cell(),
                         format!(
-                            "runs edge {a}-{b} the same way as triangle {t}: one of them is flipped or a duplicate"
+                            "runs edge {a}-{b} the same way as triangle {t}: one of them is \
+                             flipped or a duplicate; no neighbour across it"
                         ),
                     ));
                 }
             }
             many => {
                 let names: Vec<String> = many.iter().map(|(t, _)| t.to_string()).collect();
-                return Err(refuse(
-                    format!("mesh edge {a}-{b}"),
+                let first = many.first().map_or(0, |(t, _)| *t);
+                out.push(Finding::warning(
+                    Place::at("triangles", first).cell(),
                     format!(
-                        "is shared by {} triangles ({}): an NVNM edge has at most one neighbour",
+                        "edge {a}-{b} is shared by {} triangles ({}): an NVNM edge has one \
+                         neighbour, so none is given",
                         many.len(),
                         names.join(", ")
                     ),
@@ -159,13 +159,7 @@ pub fn build(mesh: &TriangleMesh, parent: Parent) -> Result<NavmeshGeometry> {
             }
         }
     }
-    link_triangles(&mut triangles);
-    let mut m = NavmeshGeometry::new_skyrim(0);
-    m.parent = parent;
-    m.vertices = mesh.vertices.iter().map(|v| v.map(RawF32::new)).collect();
-    m.triangles = triangles;
-    lay_out_grid(&mut m, divisor_for(nt));
-    Ok(m)
+    out
 }
 
 /// The vertices edge `k` of triangle `t` runs from and to.

@@ -11,6 +11,11 @@
 //!   polygon indices offset by those before it), and joins the edge-link nodes of two navmeshes
 //!   of the plugin that link to each other with a graph link each way.
 //!
+//! Every polygon names its triangle ([`Record`]: part = the navmesh's place in the list, index =
+//! the triangle's) and carries its raw `flags` and `cover_flags` ([`ATTRIBUTES`]); vertex `i` is
+//! the file's vertex `i` (meshes of a plugin after one another), so the geometry's vertices are
+//! shared as the file shares them.
+//!
 //! Kinds, by the first flag that is set: `deleted` (0x8), `door` (0x400), `water` (0x200),
 //! `preferred` (0x40), `no large creatures` (0x10), else `walk`. Edge-link nodes: `portal`,
 //! `ledge up`, `ledge down`, `toggled portal` (link types 0 to 3), `link type N` otherwise.
@@ -20,7 +25,7 @@
 
 use std::collections::HashMap;
 
-use nav_core::geometry::{Geometry, Polygon, UpAxis};
+use nav_core::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 use crate::nvnm::{Edge, NavmeshGeometry, triangle_flags};
 
@@ -89,8 +94,19 @@ fn mean(points: &[[f32; 3]]) -> [f32; 3] {
     s.map(|c| c / n)
 }
 
-/// Appends one navmesh to `g`.
-fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry) -> Mapped {
+/// The names of [`Polygon::attributes`] of a triangle: its flags and cover word as stored.
+pub const ATTRIBUTES: [&str; 2] = ["flags", "cover_flags"];
+
+/// An empty geometry of navmeshes: Z up, the file's vertices shared, [`ATTRIBUTES`] named.
+fn empty() -> Geometry {
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = VertexIdentity::Shared;
+    g.attributes = ATTRIBUTES.map(String::from).to_vec();
+    g
+}
+
+/// Appends navmesh number `part` to `g`.
+fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry, part: u32) -> Mapped {
     let mut mapped = Mapped {
         link_nodes: Vec::new(),
     };
@@ -133,6 +149,12 @@ fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry) -> Mapped {
             vertices: tri.vertices.iter().map(|&v| base + u32::from(v)).collect(),
             kind,
             neighbours,
+            record: u32::try_from(t).ok().map(|index| Record {
+                part,
+                index,
+                id: None,
+            }),
+            attributes: vec![i64::from(tri.flags), i64::from(tri.cover_flags)],
         });
     }
     // Edge links: a node at the midpoint of the linking edge.
@@ -165,8 +187,8 @@ fn add_mesh(g: &mut Geometry, m: &NavmeshGeometry) -> Mapped {
 
 /// One `NVNM` blob as geometry (see the module docs).
 pub fn geometry(m: &NavmeshGeometry) -> Geometry {
-    let mut g = Geometry::new(UpAxis::Z);
-    add_mesh(&mut g, m);
+    let mut g = empty();
+    add_mesh(&mut g, m, 0);
     g
 }
 
@@ -175,8 +197,16 @@ pub fn geometry(m: &NavmeshGeometry) -> Geometry {
 /// that navmesh is in the list and links back to the same triangle (see the module docs). Should a
 /// FormID repeat, links resolve to its first mesh.
 pub fn plugin_geometry(meshes: &[(u32, NavmeshGeometry)]) -> Geometry {
-    let mut g = Geometry::new(UpAxis::Z);
-    let mapped: Vec<Mapped> = meshes.iter().map(|(_, m)| add_mesh(&mut g, m)).collect();
+    let mut g = empty();
+    g.parts = meshes
+        .iter()
+        .map(|(form, _)| format!("{form:08X}"))
+        .collect();
+    let mapped: Vec<Mapped> = meshes
+        .iter()
+        .zip(0u32..)
+        .map(|((_, m), part)| add_mesh(&mut g, m, part))
+        .collect();
     let mut by_form: HashMap<u32, usize> = HashMap::new();
     for (i, (form, _)) in meshes.iter().enumerate() {
         by_form.entry(*form).or_insert(i);

@@ -68,6 +68,8 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+#[cfg(feature = "serde")]
+pub mod form_id;
 pub mod geometry;
 pub mod nvnm;
 pub mod plugin;

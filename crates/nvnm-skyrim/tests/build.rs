@@ -67,7 +67,9 @@ fn big_mesh(n: u32) -> TriangleMesh {
 
 /// Builds, then checks everything the brief asks of a built navmesh; gives the model back.
 fn check_built(mesh: &TriangleMesh, name: &str) -> NavmeshGeometry {
-    let model = Nvnm.build(mesh).unwrap().unwrap();
+    let built = Nvnm.build(mesh).unwrap().unwrap();
+    assert!(built.warnings.is_empty(), "{name}: {:?}", built.warnings);
+    let model = built.model;
     assert_eq!(model.version, 12, "{name}");
     assert_eq!(model.parent, Parent::Cell { cell: 0 }, "{name}");
     let findings = Nvnm.validate(&model);
@@ -224,7 +226,9 @@ fn an_exterior_parent_is_kept() {
         grid_x: -2,
         grid_y: 7,
     };
-    let m = build(&read_obj("skyrim_flat_square.obj"), parent).unwrap();
+    let m = build(&read_obj("skyrim_flat_square.obj"), parent)
+        .unwrap()
+        .model;
     assert_eq!(m.parent, parent);
     assert!(Nvnm.validate(&m).is_empty());
     assert_eq!(Nvnm.read(&Nvnm.write(&m).unwrap()).unwrap(), m);
@@ -276,7 +280,7 @@ fn meshes_the_format_cannot_hold_are_refused_with_the_limit() {
     // Too many triangles for i16 references.
     let mut big = big_mesh(128);
     assert!(big.triangles.len() == MAX_TRIANGLES);
-    let m = Nvnm.build(&big).unwrap().unwrap();
+    let m = Nvnm.build(&big).unwrap().unwrap().model;
     assert_eq!(m.triangles.len(), MAX_TRIANGLES);
     assert!(Nvnm.validate(&m).is_empty());
     big.triangles.push([0, 1, 130]);
@@ -286,35 +290,23 @@ fn meshes_the_format_cannot_hold_are_refused_with_the_limit() {
         "{text}"
     );
 
-    // An edge shared by three triangles.
-    let mut fan = square();
-    fan.vertices.push([64.0, -64.0, 10.0]);
-    fan.triangles.push([0, 4, 2]);
-    let text = refused(&fan);
-    assert!(
-        text.contains("edge 0-2") && text.contains("shared by 3 triangles (0, 1, 2)"),
-        "{text}"
-    );
-
     // A vertex index past the vertices.
     let mut dangling = square();
     dangling.triangles.push([0, 3, 9]);
-    assert!(refused(&dangling).contains("vertex 9 is past the 4 vertices"));
+    let text = refused(&dangling);
+    assert!(
+        text.contains("mesh triangles[2]: names a vertex that does not exist"),
+        "{text}"
+    );
 
-    // A triangle that repeats a vertex.
+    // A triangle that repeats a vertex, or has two corners at one position: a zero-length edge.
     let mut repeat = square();
     repeat.triangles.push([0, 1, 1]);
     assert!(refused(&repeat).contains("repeats a vertex"));
-
-    // Clockwise seen from above.
-    let mut cw = square();
-    cw.triangles[1] = [0, 3, 2];
-    assert!(refused(&cw).contains("triangles[1]: is clockwise"));
-
-    // A duplicated triangle runs its edges the same way as the original.
-    let mut dup = square();
-    dup.triangles.push([0, 1, 2]);
-    assert!(refused(&dup).contains("the same way as triangle 0"));
+    let mut coincident = square();
+    coincident.vertices.push([128.0, 0.0, 0.0]);
+    coincident.triangles.push([0, 1, 4]);
+    assert!(refused(&coincident).contains("triangles[2]: has two corners at one position"));
 
     // Non-finite coordinates.
     let mut nan = square();
@@ -322,9 +314,82 @@ fn meshes_the_format_cannot_hold_are_refused_with_the_limit() {
     assert!(refused(&nan).contains("vertices[2]"));
 }
 
+fn warnings(mesh: &TriangleMesh) -> Vec<String> {
+    let built = Nvnm.build(mesh).unwrap().unwrap();
+    // What is kept builds a valid navmesh.
+    assert!(Nvnm.validate(&built.model).is_empty());
+    built.warnings.iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn shapes_game_files_have_are_kept_with_a_warning_naming_the_triangle() {
+    // An edge shared by three triangles: none of them gets a neighbour across it.
+    let mut fan = square();
+    fan.vertices.push([64.0, -64.0, 10.0]);
+    fan.triangles.push([0, 4, 2]);
+    assert_eq!(
+        warnings(&fan),
+        [
+            "warning: triangles[0]: edge 0-2 is shared by 3 triangles (0, 1, 2): an NVNM edge has \
+          one neighbour, so none is given"
+        ]
+    );
+    let m = Nvnm.build(&fan).unwrap().unwrap().model;
+    assert!(m.triangles.iter().all(|t| t.edges == [-1; 3]));
+
+    // Clockwise seen from above: kept as drawn.
+    let mut cw = square();
+    cw.triangles[1] = [0, 3, 2];
+    let w = warnings(&cw);
+    assert_eq!(
+        w[0],
+        "warning: triangles[1]: faces down: it is clockwise seen from above"
+    );
+    // ... and so it runs the diagonal the same way as triangle 0.
+    assert!(w[1].starts_with("warning: triangles[1]: runs edge 0-2 the same way as triangle 0"));
+    let m = Nvnm.build(&cw).unwrap().unwrap().model;
+    assert_eq!(m.triangles[1].vertices, [0, 3, 2]);
+
+    // A duplicated triangle runs two edges the same way as the original, and makes the
+    // diagonal an edge of three triangles.
+    let mut dup = square();
+    dup.triangles.push([0, 1, 2]);
+    let w = warnings(&dup);
+    let same_way = w
+        .iter()
+        .filter(|w| w.contains("the same way as triangle 0"));
+    assert_eq!(same_way.count(), 2, "{w:?}");
+    assert!(
+        w.iter()
+            .any(|w| w.contains("shared by 3 triangles (0, 1, 2)")),
+        "{w:?}"
+    );
+    assert_eq!(w.len(), 3, "{w:?}");
+
+    // A wall standing on an edge of the square, and a sliver along another.
+    let mut shapes = square();
+    shapes.vertices.push([0.0, 0.0, 64.0]);
+    shapes.vertices.push([64.0, 0.0, 0.0]);
+    shapes.triangles.push([0, 1, 4]);
+    shapes.triangles.push([0, 5, 1]);
+    let w = warnings(&shapes);
+    assert!(
+        w.contains(
+            &"warning: triangles[2]: is vertical: it has no area seen from above".to_string()
+        ),
+        "{w:?}"
+    );
+    assert!(
+        w.contains(
+            &"warning: triangles[3]: is degenerate: its corners are on one line".to_string()
+        ),
+        "{w:?}"
+    );
+}
+
 #[test]
 fn an_empty_mesh_builds_an_empty_navmesh() {
-    let m = Nvnm.build(&TriangleMesh::default()).unwrap().unwrap();
+    let m = Nvnm.build(&TriangleMesh::default()).unwrap().unwrap().model;
     assert!(m.triangles.is_empty() && m.vertices.is_empty());
     assert_eq!(m.grid.cells.len(), 1);
     assert!(Nvnm.validate(&m).is_empty());
@@ -431,7 +496,7 @@ fn arbitrary_meshes_build_clean_or_are_refused() {
             mesh.triangles.push([idx(b[0]), idx(b[1]), idx(b[2])]);
         }
         match Nvnm.build(&mesh).unwrap() {
-            Ok(model) => {
+            Ok(nav_core::Built { model, .. }) => {
                 built += 1;
                 assert!(Nvnm.validate(&model).is_empty(), "seed {seed}: {mesh:?}");
                 let bytes = Nvnm.write(&model).unwrap();

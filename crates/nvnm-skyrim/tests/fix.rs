@@ -152,7 +152,7 @@ fn real_or_built_blob() -> (String, NavmeshGeometry) {
         Some((f, m)) => (f.display().to_string(), m),
         None => {
             println!("breaking a built grid instead of a real blob");
-            let m = Nvnm.build(&grid(10)).unwrap().unwrap();
+            let m = Nvnm.build(&grid(10)).unwrap().unwrap().model;
             ("built 10 × 10 grid".to_string(), m)
         }
     }
@@ -284,7 +284,7 @@ fn set_nvnm_data(items: &mut [Item], form_id: u32, data: &[u8]) {
 /// corner is edited to a vertex that does not exist.
 #[test]
 fn exact_lines_for_a_built_square() {
-    let mut m = Nvnm.build(&grid(1)).unwrap().unwrap();
+    let mut m = Nvnm.build(&grid(1)).unwrap().unwrap().model;
     m.door_triangles.push(DoorTriangle {
         triangle: 1,
         door_type: PATHING_DOOR_CRC,
@@ -311,7 +311,7 @@ fn exact_lines_for_a_built_square() {
 /// nothing, so the adjacency and the grid are recomputed.
 #[test]
 fn exact_lines_for_a_deleted_triangle() {
-    let mut m = Nvnm.build(&grid(1)).unwrap().unwrap();
+    let mut m = Nvnm.build(&grid(1)).unwrap().unwrap().model;
     m.triangles.pop();
     let changes = fix_and_check(&Nvnm, mends, "built square", &mut m);
     assert_eq!(

@@ -768,7 +768,7 @@ fn navmesh_json(v: &mut serde_json::Value, form_id: u32) -> Option<&mut serde_js
     match v {
         serde_json::Value::Object(o) => {
             if o.get("signature").and_then(|s| s.as_str()) == Some("NAVM")
-                && o.get("form_id").and_then(|f| f.as_u64()) == Some(u64::from(form_id))
+                && o.get("form_id").and_then(form_id_of) == Some(form_id)
             {
                 let subs = o
                     .get_mut("body")?
@@ -835,4 +835,9 @@ fn a_navmesh_edited_in_json_brings_its_entry_up_to_date_on_refresh() {
     assert!(Plugin.refresh(&mut edited).is_empty());
     let out = Plugin.write(&edited).unwrap();
     assert_eq!(Plugin.read(&out).unwrap(), edited);
+}
+
+/// A FormID in JSON: 8 hex digits (`"0410E930"`), as the model writes it.
+fn form_id_of(v: &serde_json::Value) -> Option<u32> {
+    u32::from_str_radix(v.as_str()?, 16).ok()
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::graph::{CellId, Graph};
-use super::search::{Adjacency, Weight, distance};
+use super::search::{Adjacency, ScratchPool, Weight, distance};
 use super::spatial::{Grid, Planned, polygon_contains, span_distance, surface, tolerance};
 
 /// Why the navigator refuses a graph or a query.
@@ -82,6 +82,8 @@ pub struct Navigator {
     adjacency: Adjacency,
     centres: Vec<Option<[f64; 3]>>,
     grid: Grid,
+    /// The per-cell state of [`Navigator::path`]'s search, reused across queries.
+    scratch: ScratchPool,
 }
 
 impl Navigator {
@@ -113,6 +115,7 @@ impl Navigator {
             ids,
             centres,
             graph,
+            scratch: ScratchPool::default(),
         })
     }
 
@@ -279,7 +282,10 @@ impl Navigator {
             }
         }
         Ok(
-            match self.adjacency.astar(&self.centres, a, b, weight, walk_only) {
+            match self.scratch.with(|scratch| {
+                self.adjacency
+                    .astar(&self.centres, (a, b), weight, walk_only, scratch)
+            }) {
                 Some((cells, cost)) => Route {
                     from: Some(a),
                     to: Some(b),

@@ -1,8 +1,9 @@
 //! The graph's adjacency in compressed rows, and the searches over it: A* for one route, a
 //! union-find for the islands.
 
-use core::cmp::Ordering;
+use core::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Mutex;
 
 use super::graph::{EdgeKind, Graph};
 
@@ -32,15 +33,37 @@ impl Weight {
 /// repeats and without edges from a cell to itself, which no shortest route takes).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Adjacency {
-    /// Where each cell's run starts in `targets` (one entry more than there are cells).
+    /// Where each cell's run starts in `edges` (one entry more than there are cells).
     offsets: Vec<usize>,
-    /// The cells the edges reach.
-    targets: Vec<u32>,
-    /// The edges' kinds, beside `targets`.
-    kinds: Vec<EdgeKind>,
-    /// The 3D distance between each edge's two cells' centres, beside `targets` (NaN where
-    /// either has none).
-    lengths: Vec<f64>,
+    /// The edges, each with what a search reads of it side by side (one cache line holds four).
+    edges: Vec<Out>,
+}
+
+/// One edge of a cell's run in [`Adjacency`].
+#[derive(Debug, Clone, Copy)]
+struct Out {
+    /// The cell the edge reaches.
+    target: u32,
+    /// The edge's kind.
+    kind: EdgeKind,
+    /// Which searches follow it: [`FOLLOWED_ANY`] and/or [`FOLLOWED_WALKING`].
+    followed: u8,
+    /// The 3D distance between the two cells' centres (NaN where either has none).
+    length: f64,
+}
+
+/// [`Out::followed`]: the edge is followed by a search that takes every kind.
+const FOLLOWED_ANY: u8 = 1;
+/// [`Out::followed`]: the edge is followed by a search that walks only.
+const FOLLOWED_WALKING: u8 = 2;
+
+/// The bit of [`Out::followed`] a search under `walk_only` asks for.
+const fn followed_bit(walk_only: bool) -> u8 {
+    if walk_only {
+        FOLLOWED_WALKING
+    } else {
+        FOLLOWED_ANY
+    }
 }
 
 impl Adjacency {
@@ -66,40 +89,37 @@ impl Adjacency {
             offsets[k] += offsets[k - 1];
         }
         let centre = |c: u32| centres.get(c as usize).copied().flatten();
-        Adjacency {
-            offsets,
-            targets: edges.iter().map(|e| e.1).collect(),
-            kinds: edges.iter().map(|e| e.2).collect(),
-            lengths: edges
-                .iter()
-                .map(|e| match (centre(e.0), centre(e.1)) {
+        let edges = edges
+            .iter()
+            .map(|&(from, target, kind)| Out {
+                target,
+                kind,
+                followed: [false, true]
+                    .into_iter()
+                    .filter(|&walk_only| kind.followed(walk_only))
+                    .fold(0, |bits, walk_only| bits | followed_bit(walk_only)),
+                length: match (centre(from), centre(target)) {
                     (Some(a), Some(b)) => distance(a, b),
                     _ => f64::NAN,
-                })
-                .collect(),
-        }
+                },
+            })
+            .collect();
+        Adjacency { offsets, edges }
     }
 
     /// The edges leaving `cell`: (target, kind).
     pub(crate) fn out(&self, cell: u32) -> impl Iterator<Item = (u32, EdgeKind)> + '_ {
-        self.out_measured(cell).map(|(t, kind, _)| (t, kind))
+        self.run(cell).iter().map(|e| (e.target, e.kind))
     }
 
-    /// The edges leaving `cell`: (target, kind, length).
-    fn out_measured(&self, cell: u32) -> impl Iterator<Item = (u32, EdgeKind, f64)> + '_ {
+    /// The edges leaving `cell`.
+    #[inline]
+    fn run(&self, cell: u32) -> &[Out] {
         let i = cell as usize;
-        let (a, b) = match (self.offsets.get(i), self.offsets.get(i + 1)) {
-            (Some(&a), Some(&b)) => (a, b),
-            _ => (0, 0),
-        };
-        let targets = self.targets.get(a..b).unwrap_or_default();
-        let kinds = self.kinds.get(a..b).unwrap_or_default();
-        let lengths = self.lengths.get(a..b).unwrap_or_default();
-        targets
-            .iter()
-            .zip(kinds)
-            .zip(lengths)
-            .map(|((&t, &k), &l)| (t, k, l))
+        match (self.offsets.get(i), self.offsets.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.edges.get(a..b).unwrap_or_default(),
+            _ => &[],
+        }
     }
 
     /// Whether an edge of a kind followed under `walk_only` leads from `from` to `to`.
@@ -110,7 +130,7 @@ impl Adjacency {
 
     /// How many distinct edges the adjacency holds.
     pub(crate) fn len(&self) -> usize {
-        self.targets.len()
+        self.edges.len()
     }
 
     /// The connected components over the edges followed under `walk_only`, each edge taken both
@@ -150,15 +170,15 @@ impl Adjacency {
     /// The cheapest route from `from` to `to` (both cells of the graph, different), or `None`
     /// when none follows the edges. `centres` holds every cell's centre in `f64` (needed for
     /// [`Weight::Distance`], where a cell without one is never entered and `to` must have one).
+    /// `scratch` is the per-cell state, reused from one search to the next.
     pub(crate) fn astar(
         &self,
         centres: &[Option<[f64; 3]>],
-        from: u32,
-        to: u32,
+        (from, to): (u32, u32),
         weight: Weight,
         walk_only: bool,
+        scratch: &mut Scratch,
     ) -> Option<(Vec<u32>, f64)> {
-        let n = centres.len();
         let goal = centres.get(to as usize).copied().flatten();
         let heuristic = |cell: u32| -> f64 {
             match (weight, goal, centres.get(cell as usize).copied().flatten()) {
@@ -166,46 +186,47 @@ impl Adjacency {
                 _ => 0.0,
             }
         };
-        let mut best = vec![f64::INFINITY; n];
-        let mut previous = vec![u32::MAX; n];
-        let mut closed = vec![false; n];
-        *best.get_mut(from as usize)? = 0.0;
-        let mut open = BinaryHeap::new();
-        open.push(Open {
-            estimate: heuristic(from),
-            cell: from,
-        });
-        while let Some(Open { cell, .. }) = open.pop() {
+        let stamp = scratch.begin(centres.len());
+        let Scratch { slots, open, .. } = scratch;
+        let start = slots.get_mut(from as usize)?;
+        *start = Slot::fresh(stamp);
+        start.best = 0.0;
+        start.heuristic = heuristic(from);
+        open.push(Reverse((order_key(start.heuristic), from)));
+        let wanted = followed_bit(walk_only);
+        while let Some(Reverse((_, cell))) = open.pop() {
             // The first pop of a cell is its cheapest (the heuristic is consistent); later ones
             // are stale entries.
-            match closed.get_mut(cell as usize) {
-                Some(done) if !*done => *done = true,
+            let here = match slots.get_mut(cell as usize) {
+                Some(slot) if slot.closed != stamp => {
+                    slot.closed = stamp;
+                    slot.best
+                }
                 _ => continue,
-            }
-            let here = best.get(cell as usize).copied().unwrap_or(f64::INFINITY);
+            };
             if cell == to {
-                return Some((trace(&previous, from, to)?, here));
+                return Some((trace(slots, stamp, from, to)?, here));
             }
-            for (next, kind, length) in self.out_measured(cell) {
+            for edge in self.run(cell) {
                 let step = match weight {
                     Weight::Hops => 1.0,
-                    Weight::Distance => length, // NaN where a centre is missing: never taken
+                    Weight::Distance => edge.length, // NaN where a centre is missing: never taken
                 };
                 let cost = here + step;
-                let Some(known) = best.get_mut(next as usize) else {
+                let Some(next) = slots.get_mut(edge.target as usize) else {
                     continue;
                 };
+                if next.seen != stamp {
+                    *next = Slot::fresh(stamp);
+                }
                 // A closed cell keeps its route (rounding could otherwise relink it in a loop).
-                let open_still = closed.get(next as usize).is_some_and(|done| !done);
-                if cost < *known && open_still && kind.followed(walk_only) {
-                    *known = cost;
-                    if let Some(p) = previous.get_mut(next as usize) {
-                        *p = cell;
+                if cost < next.best && next.closed != stamp && edge.followed & wanted != 0 {
+                    next.best = cost;
+                    next.previous = cell;
+                    if next.heuristic.is_nan() {
+                        next.heuristic = heuristic(edge.target);
                     }
-                    open.push(Open {
-                        estimate: cost + heuristic(next),
-                        cell: next,
-                    });
+                    open.push(Reverse((order_key(cost + next.heuristic), edge.target)));
                 }
             }
         }
@@ -213,14 +234,106 @@ impl Adjacency {
     }
 }
 
-/// The cells from `from` to `to` along `previous`, or `None` if the chain breaks or loops.
-fn trace(previous: &[u32], from: u32, to: u32) -> Option<Vec<u32>> {
+/// What a search knows of one cell; valid only where `seen` is the search's stamp.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// The cheapest cost found so far from the start.
+    best: f64,
+    /// The heuristic from the cell to the goal, once computed (NaN until then).
+    heuristic: f64,
+    /// The cell the cheapest route so far comes from.
+    previous: u32,
+    /// The stamp of the search that last reached the cell.
+    seen: u32,
+    /// The stamp of the search that last closed the cell.
+    closed: u32,
+}
+
+impl Slot {
+    /// A cell first reached by the search of `stamp`.
+    fn fresh(stamp: u32) -> Self {
+        Slot {
+            best: f64::INFINITY,
+            heuristic: f64::NAN,
+            previous: u32::MAX,
+            seen: stamp,
+            closed: 0,
+        }
+    }
+}
+
+/// The state of a search, kept from one search to the next so that none allocates or clears
+/// an array per cell: each search takes a new stamp, and a cell's slot counts only where it
+/// holds that stamp.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scratch {
+    /// One slot per cell.
+    slots: Vec<Slot>,
+    /// The stamp of the current search (0: none yet).
+    stamp: u32,
+    /// The open list: cheapest estimate first ([`order_key`]), then the smaller cell index, so
+    /// searches are deterministic.
+    open: BinaryHeap<Reverse<(i64, u32)>>,
+}
+
+impl Scratch {
+    /// Makes the state ready for a search over `cells` cells; returns its stamp.
+    fn begin(&mut self, cells: usize) -> u32 {
+        if self.slots.len() != cells {
+            self.slots.clear();
+            self.slots.resize(cells, Slot::default());
+            self.stamp = 0;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Once every 2^32 searches: no slot may keep a stamp that comes round again.
+            self.slots.fill(Slot::default());
+            self.stamp = 1;
+        }
+        self.open.clear();
+        self.stamp
+    }
+}
+
+/// A key that orders `f64`s as [`f64::total_cmp`] does, computed once per entry of the open list
+/// rather than at every comparison.
+fn order_key(x: f64) -> i64 {
+    // Same-width reinterpretations, as `total_cmp` does them.
+    let bits = x.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
+}
+
+/// A [`Scratch`] kept by a navigator for its searches. A search takes it when no other thread
+/// holds it, and works in a fresh one otherwise, so queries from many threads never wait for
+/// each other. A clone starts empty.
+#[derive(Debug, Default)]
+pub(crate) struct ScratchPool(Mutex<Scratch>);
+
+impl ScratchPool {
+    /// Runs `f` with the kept scratch, or with a fresh one while another search holds it.
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Scratch) -> R) -> R {
+        match self.0.try_lock() {
+            Ok(mut kept) => f(&mut kept),
+            Err(_) => f(&mut Scratch::default()),
+        }
+    }
+}
+
+impl Clone for ScratchPool {
+    fn clone(&self) -> Self {
+        ScratchPool::default()
+    }
+}
+
+/// The cells from `from` to `to` along the slots' `previous` links, or `None` if the chain
+/// breaks, loops or leaves the search of `stamp`.
+fn trace(slots: &[Slot], stamp: u32, from: u32, to: u32) -> Option<Vec<u32>> {
     let mut cells = vec![to];
     let mut at = to;
     while at != from {
-        at = *previous.get(at as usize)?;
+        at = slots.get(at as usize).filter(|s| s.seen == stamp)?.previous;
         cells.push(at);
-        if cells.len() > previous.len() {
+        if cells.len() > slots.len() {
             return None;
         }
     }
@@ -265,34 +378,3 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
         *slot = low;
     }
 }
-
-/// An entry of the open list: cheapest estimate first, then the smaller cell index, so
-/// searches are deterministic.
-#[derive(Debug, Clone, Copy)]
-struct Open {
-    estimate: f64,
-    cell: u32,
-}
-
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .estimate
-            .total_cmp(&self.estimate)
-            .then(other.cell.cmp(&self.cell))
-    }
-}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Open {}

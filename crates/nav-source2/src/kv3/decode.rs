@@ -161,28 +161,18 @@ fn decompress(method: u32, input: &[u8], size: usize, limit: usize) -> Result<Ve
             Ok(out)
         }
         _ => {
-            use std::io::Read;
-            let mut src = input;
-            let mut decoder = ruzstd::decoding::StreamingDecoder::new(&mut src)
+            // One shot into a buffer of exactly the size the header gives: libzstd refuses an
+            // output that would be longer, and writes no more than the capacity.
+            let mut out = Vec::with_capacity(size);
+            zstd::bulk::Decompressor::new()
+                .and_then(|mut d| d.decompress_to_buffer(input, &mut out))
                 .map_err(|e| bad(format!("zstd: {e}")))?;
-            // One byte more than the header says, to tell a longer output; read in place
-            // (`read_to_end` would zero the buffer first and probe past its end).
-            let mut out = vec![0u8; size.saturating_add(1)];
-            let mut filled = 0;
-            while let Some(rest) = out.get_mut(filled..).filter(|r| !r.is_empty()) {
-                match decoder.read(rest) {
-                    Ok(0) => break,
-                    Ok(n) => filled += n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(bad(format!("zstd: {e}"))),
-                }
-            }
-            if filled != size {
+            if out.len() != size {
                 return Err(bad(format!(
-                    "zstd gave {filled} bytes or more, the header says {size}"
+                    "zstd gave {} bytes, the header says {size}",
+                    out.len()
                 )));
             }
-            out.truncate(size);
             Ok(out)
         }
     }

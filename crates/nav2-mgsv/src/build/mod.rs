@@ -6,7 +6,11 @@
 //! 1. **Quantisation.** The origin is the mesh's smallest corner; per axis the denominator is
 //!    `⌊65535 / extent⌋` (at most 65,535), and each coordinate is stored *rounded*, so a decoded
 //!    position is within half a step of the input. Corners that quantise to the same position
-//!    are welded; triangles that collapse to a line or a point are left out.
+//!    are welded; a triangle whose corners weld together (closer than a step) is left out, with
+//!    a warning naming it. The mesh is first screened as every builder screens it
+//!    ([`TriangleMesh::screen`], Y up): a missing vertex, a non-finite corner or a zero-length
+//!    edge is refused; vertical, degenerate and clockwise triangles (game files have all three:
+//!    `ssav_137_128_nav.nav2`'s triangle 576 is vertical) are kept, each with a warning.
 //! 2. **Segments.** Faces are grown into segments across shared edges (breadth first), each
 //!    segment stopping before it would pass [`MAX_SEGMENT_FACES`] faces or 255 positions or
 //!    NavigationGraph nodes (the `u8` counts of a Segment, and local indices are `u8`). Each
@@ -44,8 +48,8 @@ use std::collections::hash_map::Entry as HashEntry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::ops::Range;
 
-use nav_core::geometry::TriangleMesh;
-use nav_core::{Error, RawF32, Result};
+use nav_core::geometry::{TriangleMesh, UpAxis};
+use nav_core::{Built, Error, Finding, Place, RawF32, Result};
 
 use crate::FORMAT;
 use crate::model::*;
@@ -96,15 +100,23 @@ fn to_u16(n: usize, field: impl FnOnce() -> String) -> Result<u16> {
     u16::try_from(n).map_err(|_| refuse(field(), format!("{n} does not fit its u16")))
 }
 
-/// Builds a file from `mesh` (world axes, Y up; triangles counter-clockwise seen from above).
+/// Builds a file from `mesh` (world axes, Y up; triangles counter-clockwise seen from above),
+/// with the warnings about triangles kept as they are or left out (see the module docs).
 ///
 /// The builder quantises and welds the mesh, partitions it into segments and lays out the
 /// NavmeshChunk (steps 1 and 2, and the geometry of step 3); everything else is derived from
 /// that geometry by the same functions [`crate::fix()`] calls on an edited file:
 /// [`navigation_graph`] (steps 3 to 5), [`segment_graph`] (step 6), [`island_graph`] (step 7)
 /// and [`search_space`] (step 8).
-pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
+pub fn build(mesh: &TriangleMesh) -> Result<Built<Nav2File>> {
+    let mut warnings = mesh.screen(FORMAT, UpAxis::Y)?;
     let q = Quantised::new(mesh)?;
+    warnings.extend(q.collapsed.iter().map(|k| {
+        Finding::warning(
+            Place::at("triangles", *k).cell(),
+            "collapses on the stored grid (two corners closer than a step weld together): left out",
+        )
+    }));
     let faces = q.faces;
     if faces.is_empty() {
         return Err(refuse(
@@ -191,7 +203,10 @@ pub fn build(mesh: &TriangleMesh) -> Result<Nav2File> {
     file.search_space = Some(search_space(&file)?);
     // Refuse here, naming the limit, what the writer cannot lay out.
     file.write()?;
-    Ok(file)
+    Ok(Built {
+        model: file,
+        warnings,
+    })
 }
 
 /// The corners of each mesh of a data chunk as vertex ids (positions welded by value: a
@@ -573,6 +588,8 @@ struct Quantised {
     denominator: [u16; 3],
     positions: Vec<Position>,
     faces: Vec<[u32; 3]>,
+    /// The mesh triangles left out because their corners weld together.
+    collapsed: Vec<usize>,
 }
 
 impl Quantised {
@@ -667,6 +684,7 @@ impl Quantised {
         }
         // Every vertex a triangle names was checked above: `remap` has it.
         let mut faces = Vec::with_capacity(mesh.triangles.len());
+        let mut collapsed = Vec::new();
         for (k, t) in mesh.triangles.iter().enumerate() {
             let mut f = [0u32; 3];
             for (corner, v) in f.iter_mut().zip(t) {
@@ -674,6 +692,8 @@ impl Quantised {
             }
             if f[0] != f[1] && f[1] != f[2] && f[0] != f[2] {
                 faces.push(f);
+            } else {
+                collapsed.push(k);
             }
         }
         Ok(Quantised {
@@ -681,6 +701,7 @@ impl Quantised {
             denominator,
             positions,
             faces,
+            collapsed,
         })
     }
 }

@@ -2,6 +2,10 @@
 //! the file's layout is the game's (`stored: None`) or must be kept.
 
 use super::game_layout::{ChunkRuns, Run, is_game_layout_with, link_step, mesh_step};
+use super::stored_offsets::{
+    chunk_layout, cti_offsets, ig_offsets, ng_link_offset, ng_offsets, nm_offsets, sc_offsets,
+    sg_offsets, ss_offsets, view_length,
+};
 use super::*;
 use crate::records::*;
 use crate::view::Nav2View;
@@ -400,15 +404,6 @@ pub(crate) fn stored_layout(view: &Nav2View<'_>) -> StoredLayout {
     }
 }
 
-pub(super) fn view_length(view: &Nav2View<'_>) -> u32 {
-    // The parser refuses input longer than MAX_FILE_LEN (16 MiB), so the length and every
-    // residue offset inside it fit a `u32`.
-    const _: () = assert!(crate::records::MAX_FILE_LEN <= u32::MAX as usize);
-    #[allow(clippy::cast_possible_truncation)]
-    let length = view.length() as u32;
-    length
-}
-
 fn chunk_desc(d: &ChunkDescRecord) -> ChunkDesc {
     ChunkDesc {
         uid: FileUid(d.uid.get()),
@@ -417,73 +412,8 @@ fn chunk_desc(d: &ChunkDescRecord) -> ChunkDesc {
     }
 }
 
-pub(super) fn chunk_layout(c: &ChunkHeader) -> ChunkLayout {
-    ChunkLayout {
-        next_chunk_offset: c.next_chunk_offset.get(),
-        data_offset: c.data_offset.get(),
-    }
-}
-
-pub(super) fn ng_offsets(h: &NavigationGraphHeader) -> [u32; 6] {
-    [
-        h.positions_offset.get(),
-        h.nodes_offset.get(),
-        h.edges_offset.get(),
-        h.link_data_offset.get(),
-        h.attributes_offset.get(),
-        h.navmesh_indices_offset.get(),
-    ]
-}
-
-pub(super) fn ng_link_offset(n: &NavigationGraphNodeRecord) -> u32 {
-    u32::from(n.link_data_offset.get()) | u32::from(n.link_data_offset_upper()) << 16
-}
-
-pub(super) fn nm_offsets(h: &NavmeshChunkHeader) -> [u32; 3] {
-    [
-        h.positions_offset.get(),
-        h.meshes_offset.get(),
-        h.mesh_data_offset.get(),
-    ]
-}
-
-pub(super) fn sc_offsets(h: &SegmentChunkHeader) -> [u32; 3] {
-    [
-        h.bounds_offset.get(),
-        h.segments_offset.get(),
-        h.self_size.get(),
-    ]
-}
-
 fn segment_bases(s: &SegmentRecord) -> [u16; 4] {
     s.bases.map(|b| b.get())
-}
-
-pub(super) fn sg_offsets(h: &SegmentGraphHeader) -> [u32; 4] {
-    [
-        h.positions_offset.get(),
-        h.nodes_offset.get(),
-        h.link_data_offset.get(),
-        h.self_size.get(),
-    ]
-}
-
-pub(super) fn ig_offsets(h: &IslandGraphHeader) -> [u16; 7] {
-    let w = h.words.map(|v| v.get());
-    [w[0], w[1], w[3], w[4], w[5], w[6], w[7]]
-}
-
-pub(super) fn ss_offsets(h: &SearchSpaceHeader) -> [u32; 3] {
-    [
-        h.bucket_descs_offset.get(),
-        h.bucket_entries_offset.get(),
-        h.self_size.get(),
-    ]
-}
-
-pub(super) fn cti_offsets(h: &ConnectTileInfoHeader) -> [u16; 3] {
-    let w = h.words.map(|v| v.get());
-    [w[0], w[1], w[2]]
 }
 
 /// A mesh record's per-side list. The view gives 3 or 4 items (one bit of the mesh descriptor

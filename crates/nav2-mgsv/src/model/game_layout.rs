@@ -14,11 +14,11 @@
 //! size past 24), the walk refuses it too.
 
 use super::ChunkLayout;
-use super::from_view::{
+use super::layout::{self, a16};
+use super::stored_offsets::{
     chunk_layout, cti_offsets, ig_offsets, ng_link_offset, ng_offsets, nm_offsets, sc_offsets,
     sg_offsets, ss_offsets, view_length,
 };
-use super::layout::{self, a16};
 use crate::records::{HEADER_SIZE, MeshRecord, NavigationGraphNodeRecord};
 use crate::view::{DataChunkView, Nav2View, Packed};
 

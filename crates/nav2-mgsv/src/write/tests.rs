@@ -175,7 +175,7 @@ fn square() -> Nav2File {
         ],
         triangles: vec![[0, 1, 2], [0, 2, 3]],
     };
-    crate::build::build(&mesh).unwrap()
+    crate::build::build(&mesh).unwrap().model
 }
 
 /// Every count of inside links from 0 to 6 (the writer takes 4 and 2 by case and the others link

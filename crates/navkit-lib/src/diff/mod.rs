@@ -48,12 +48,20 @@ fn integer(t: &Tree) -> Option<i128> {
     }
 }
 
+/// A FormID: hex digits, as a Skyrim model writes it (`"0410E930"`), or a number.
+fn form_id(t: &Tree) -> Option<i128> {
+    match t {
+        Tree::Str(s) => u32::from_str_radix(s, 16).ok().map(i128::from),
+        _ => integer(t),
+    }
+}
+
 /// The key an element is known by under `rule`.
 fn key_of(rule: Identity, t: &Tree) -> Option<String> {
     match rule {
         Identity::Field(name) => integer(field(t, name)?).map(|v| format!("{name} {v}")),
         Identity::FormId => match t {
-            Tree::Variant(v) if v.0 == "Record" => integer(field(&v.1, "form_id")?)
+            Tree::Variant(v) if v.0 == "Record" => form_id(field(&v.1, "form_id")?)
                 .map(|id| format!("FormID {id:#010X}").replace("0X", "0x")),
             Tree::Variant(v) if v.0 == "Group" => {
                 let label = integer(field(&v.1, "label")?)?;

@@ -1,6 +1,6 @@
 """navkit: read, write, validate and navigate the navigation meshes of six game engines.
 
-Quake 3 bot ``.nav`` (nav-quake), Source ``.nav`` (nav-source), Source 2 ``.nav`` (nav-source2),
+Quake and Quake II bot ``.nav`` (nav-quake), Source ``.nav`` (nav-source), Source 2 ``.nav`` (nav-source2),
 Silkroad ``.nvm`` (jmxvnvm), Skyrim plugins and NVNM blobs (skyrim-plugin, nvnm-skyrim) and
 Metal Gear Solid V ``.nav2`` (nav2-mgsv), byte for byte, on navkit's Rust core::
 
@@ -21,6 +21,7 @@ from ._navkit import (
     formats,
     from_dict,
     from_json,
+    kind_colour,
     open,
 )
 
@@ -34,5 +35,6 @@ __all__ = [
     "formats",
     "from_dict",
     "from_json",
+    "kind_colour",
     "open",
 ]

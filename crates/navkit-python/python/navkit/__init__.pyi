@@ -135,6 +135,9 @@ class Navmesh:
     def islands(self, *, walk_only: bool = False) -> List[npt.NDArray[np.int64]]:
         """The connected components, largest first, as arrays of cell indices."""
 
+def kind_colour(kind: int) -> Tuple[int, int, int]:
+    """The ``(r, g, b)`` colour (0-255) of attribute kind ``kind`` in ``render`` and ``export``."""
+
 def open(
     path_or_bytes: Union[str, os.PathLike[str], bytes, bytearray],
     *,

@@ -46,6 +46,7 @@ Examples:
   navkit render de_dust2.nav -o de_dust2.png --size 2048
   navkit build --format nav2-mgsv level.obj -o level.nav2
   navkit export a.nvnm -o a.obj && navkit build --format nvnm-skyrim a.obj -o b.nvnm
+  navkit export a.nvnm -o a.obj && (edit a.obj in Blender) && navkit apply a.nvnm a.obj -o a.nvnm
   navkit diff a.nav b.nav
   navkit locate de_mirage.nav -- -1200 350 -160
   navkit path de_mirage.nav 1 4000 --json
@@ -267,9 +268,12 @@ pub(super) enum Command {
     ///
     /// The mesh is read Y-up, as OBJ and glTF define it (and as `export` and Blender write it),
     /// and turned to the game's world axes: the exact inverse of `export`. Triangles facing down
-    /// are turned to face up (stderr says how many); vertical or degenerate ones are refused, each
-    /// named by index. The result is laid out as the game lays out its own files, so that
-    /// `navkit validate` finds nothing on it.
+    /// are turned to face up (stderr says how many). Shapes game files have are kept, with one
+    /// warning line each on stderr naming the triangle: vertical or degenerate triangles, edges
+    /// shared oddly. Only what the format cannot store is refused, each triangle named by index:
+    /// a non-finite corner, a zero-length edge, more vertices than its indices can name. The
+    /// result is laid out as the game lays out its own files, so that `navkit validate` finds no
+    /// error on it.
     Build {
         /// The triangle mesh (`.obj`, `.gltf` or `.glb`); polygons are fanned into triangles.
         mesh: PathBuf,
@@ -280,6 +284,34 @@ pub(super) enum Command {
         /// already in a Z-up game's axes).
         #[arg(long, value_enum, default_value_t = UpArg::Y)]
         up: UpArg,
+    },
+    /// Put geometry edited in a 3D tool back onto the original file, keeping everything else.
+    ///
+    /// EDITED is an OBJ, glTF or GLB mesh as `navkit export` wrote it and a modelling tool
+    /// (Blender, with its default import and export settings) wrote it back. Faces are known
+    /// again by position and topology, not by names or attributes, which the tools drop: a
+    /// vertex within a hair of where it was is unmoved (its bits kept), triangles are grouped
+    /// back into the polygons they cover, vertices split by the tool are joined again. Moved
+    /// vertices move; a polygon whose faces were all deleted is deleted (and what referred to
+    /// it is dropped, as `fix` does); faces that match no polygon become new ones with the
+    /// format's defaults. An unedited mesh gives the original bytes. What cannot be told apart
+    /// (a vertex moved in one face and not another, a polygon partly deleted) is refused with
+    /// what to do. One line is printed per change.
+    Apply {
+        /// The navmesh the mesh was exported from.
+        original: PathBuf,
+        /// The edited mesh (`.obj`, `.gltf` or `.glb`).
+        edited: PathBuf,
+        /// Where to write the edited navmesh (may be ORIGINAL itself).
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// Which axis points up in the mesh: `y` (OBJ and glTF's own convention, as `export`
+        /// and Blender write them) or `z`.
+        #[arg(long, value_enum, default_value_t = UpArg::Y)]
+        up: UpArg,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Write every file a container holds into a folder: each navmesh of a Skyrim plugin as
     /// `<plugin>_<FormID>.nvnm`.

@@ -588,7 +588,7 @@ pub(super) fn build(
     let turned = mesh.face_up(target).map_err(|refused| {
         let s = if refused.len() == 1 { "" } else { "s" };
         let mut msg = format!(
-            "{}: {} triangle{s} cannot face up (triangles counted in file order, polygons fanned \
+            "{}: {} triangle{s} cannot be stored (triangles counted in file order, polygons fanned \
              from their first corner):",
             mesh_path.display(),
             refused.len()
@@ -602,16 +602,25 @@ pub(super) fn build(
         let s = if turned == 1 { "" } else { "s" };
         eprintln!("navkit: turned {turned} triangle{s} that faced down to face up");
     }
-    let bytes = format
+    let built = format
         .build(&mesh)
         .ok_or_else(|| Failure::Usage(format!("{} has no builder", format.name())))?
         .map_err(|e| input_error(mesh_path, e))?;
-    write_out(out, &bytes)?;
+    write_out(out, &built.model)?;
+    // One line per warning, naming the triangle (counted as above).
+    for w in &built.warnings {
+        eprintln!("navkit: {}: {w}", mesh_path.display());
+    }
+    let warned = match built.warnings.len() {
+        0 => String::new(),
+        1 => ", 1 warning".to_string(),
+        n => format!(", {n} warnings"),
+    };
     eprintln!(
-        "navkit: built {} from {} triangles ({} bytes)",
+        "navkit: built {} from {} triangles ({} bytes{warned})",
         out.display(),
         mesh.triangles.len(),
-        bytes.len()
+        built.model.len()
     );
     Ok(())
 }

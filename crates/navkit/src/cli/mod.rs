@@ -22,6 +22,7 @@ macro_rules! out {
     };
 }
 
+mod apply_cmd;
 mod args;
 mod commands;
 mod export_cmd;
@@ -165,6 +166,13 @@ fn run(cli: Cli) -> CmdResult {
             skip_bad_parts,
         } => render(forced, &file, &output, size, &path, skip_bad_parts),
         Command::Build { mesh, output, up } => build(forced, &mesh, up, &output),
+        Command::Apply {
+            original,
+            edited,
+            output,
+            up,
+            json,
+        } => apply_cmd::apply(forced, &original, &edited, up, &output, json),
         Command::Extract { file, output } => extract(forced, &file, &output),
         Command::Replace {
             file,

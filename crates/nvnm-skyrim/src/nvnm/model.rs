@@ -60,6 +60,7 @@ pub struct EdgeLink {
     /// Link type: 0 portal, 1 ledge up, 2 ledge down, 3 enable/disable portal.
     pub link_type: u32,
     /// FormID of the other navmesh.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub navmesh: u32,
     /// Triangle in the other navmesh.
     pub triangle: i16,
@@ -81,6 +82,7 @@ pub struct DoorTriangle {
     /// 0, or the CRC of "PathingDoor" ([`super::PATHING_DOOR_CRC`]).
     pub door_type: u32,
     /// FormID of the door reference.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub door: u32,
 }
 

@@ -12,8 +12,7 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-use super::detect_level;
-use super::view::inflate;
+use super::zlib::{deflate, detect_level, inflate};
 
 /// The zlib level a changed record is recompressed at when no level reproduces its stored stream
 /// and no other record's level is known: level 9, which reproduces every compressed record of
@@ -173,7 +172,7 @@ impl<'a> arbitrary::Arbitrary<'a> for StoredStream {
         let plain: Vec<u8> = u.arbitrary()?;
         // A level a read names first in its group, so the stream resolves to it.
         let level = *u.choose(&[1, 5, 6, 9])?;
-        Ok(StoredStream::new(super::deflate(&plain, level), &plain))
+        Ok(StoredStream::new(deflate(&plain, level), &plain))
     }
 }
 

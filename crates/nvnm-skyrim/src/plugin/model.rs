@@ -181,6 +181,7 @@ pub struct Record {
     /// Record flags ([`super::COMPRESSED`], `0x20` deleted, …).
     pub flags: u32,
     /// FormID.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub form_id: u32,
     /// Version-control timestamp.
     pub timestamp: u16,
@@ -374,7 +375,7 @@ impl PluginFile {
         let RecordBody::Raw(data) = &self.header.body else {
             return Vec::new();
         };
-        let Ok(spans) = super::view::subrecords(data) else {
+        let Ok(spans) = super::subrecord::subrecords(data) else {
             return Vec::new();
         };
         spans

@@ -26,7 +26,8 @@ use nav_core::geometry::UpAxis;
 use nav_core::navigation::{CellId, EdgeKind, Graph};
 
 use super::model::{PluginFile, RecordBody};
-use super::view::{inflate, subrecords};
+use super::subrecord::subrecords;
+use super::zlib::inflate;
 use super::{COMPRESSED, MAX_INFLATED_RECORD};
 use crate::nvnm::navigation::{add_mesh, cell_index, link_kind, move_kind, reserve};
 use crate::nvnm::{Edge, NavmeshGeometry, Nvnm};

@@ -7,12 +7,14 @@
 //! form. [`RecordView::navi`] reads a `NAVI` record's subrecords (see [`super::navi`]).
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use nav_core::scalar::{I32, U16, U32};
 use nav_core::{Cursor, Error, ErrorKind, Result};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
+use super::subrecord::subrecords;
+pub use super::subrecord::{SubrecordHeader, SubrecordSpan};
+use super::zlib::{detect_level, inflate};
 use super::{COMPRESSED, FORMAT, MAX_DEPTH, MAX_INFLATED_RECORD, MAX_INFLATED_TOTAL, Signature};
 
 /// A record header, 24 bytes (Skyrim and later).
@@ -59,48 +61,6 @@ pub struct GroupHeader {
     pub version_control: U16,
     /// Unknown, kept raw.
     pub unknown: U32,
-}
-
-/// A subrecord header, 6 bytes.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned,
-)]
-#[repr(C)]
-pub struct SubrecordHeader {
-    /// Subrecord type (`NVNM`).
-    pub signature: [u8; 4],
-    /// Payload size (0 after an `XXXX` subrecord, which holds the real size).
-    pub size: U16,
-}
-
-/// Where one subrecord sits in a navmesh record's (inflated) data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubrecordSpan {
-    /// Subrecord type.
-    pub(crate) signature: Signature,
-    /// The payload's byte range in the record's inflated data.
-    pub(crate) range: Range<usize>,
-    /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
-    /// header itself (0 in files the Creation Kit wrote) is kept.
-    pub(crate) large: Option<u16>,
-}
-
-impl SubrecordSpan {
-    /// Subrecord type.
-    pub fn signature(&self) -> Signature {
-        self.signature
-    }
-
-    /// The payload's byte range in the record's inflated data.
-    pub fn range(&self) -> Range<usize> {
-        self.range.clone()
-    }
-
-    /// `Some(size field)` when an `XXXX` subrecord gave the real size; the size field of the
-    /// header itself (0 in files the Creation Kit wrote) is kept.
-    pub fn large(&self) -> Option<u16> {
-        self.large
-    }
 }
 
 /// A `NAVM` or `NAVI` record's data, opened.
@@ -262,40 +222,6 @@ pub struct PluginView<'a> {
     nodes: Vec<Node<'a>>,
 }
 
-/// Inflates a zlib stream that must fill exactly `expected` bytes and end with the input.
-pub(crate) fn inflate(stream: &[u8], expected: usize) -> core::result::Result<Vec<u8>, String> {
-    let mut d = flate2::Decompress::new(true);
-    let mut out = Vec::with_capacity(expected);
-    // With room for exactly `expected` bytes, a longer stream stops short of its end.
-    let status = d
-        .decompress_vec(stream, &mut out, flate2::FlushDecompress::Finish)
-        .map_err(|e| format!("zlib stream is corrupt ({e})"))?;
-    if status != flate2::Status::StreamEnd {
-        return Err(if out.len() == expected {
-            format!("zlib stream inflates to more than the declared {expected} bytes")
-        } else {
-            format!(
-                "zlib stream ends early ({} of the declared {expected} bytes)",
-                out.len()
-            )
-        });
-    }
-    if out.len() != expected {
-        return Err(format!(
-            "zlib stream inflates to {} bytes, not the declared {expected}",
-            out.len()
-        ));
-    }
-    let used = usize::try_from(d.total_in()).unwrap_or(usize::MAX);
-    if used != stream.len() {
-        return Err(format!(
-            "{} bytes follow the end of the zlib stream",
-            stream.len().saturating_sub(used)
-        ));
-    }
-    Ok(out)
-}
-
 /// Checks that an item (group or record) header fits before `limit` (the end of the enclosing
 /// group, or of the file); `depth` groups are open.
 pub(crate) fn check_item_room(offset: usize, limit: usize, depth: usize) -> Result<()> {
@@ -346,54 +272,6 @@ pub(crate) fn check_group(
         ));
     }
     Ok(len)
-}
-
-/// Splits a navmesh (or navmesh info map) record's data into subrecords.
-pub(crate) fn subrecords(body: &[u8]) -> Result<Vec<SubrecordSpan>> {
-    let mut cur = Cursor::new(FORMAT, body);
-    let mut out = Vec::new();
-    while !cur.is_empty() {
-        let at = cur.offset();
-        let h: &SubrecordHeader = cur.read(format_args!("subrecord at {at:#x}"))?;
-        if &h.signature == b"XXXX" {
-            if h.size.get() != 4 {
-                return Err(cur.invalid(
-                    format_args!("XXXX subrecord at {at:#x}"),
-                    format!("size {} is not 4", h.size.get()),
-                ));
-            }
-            let real = cur.u32("XXXX size")?;
-            let at = cur.offset();
-            let h: &SubrecordHeader = cur.read(format_args!("subrecord after XXXX at {at:#x}"))?;
-            if &h.signature == b"XXXX" {
-                return Err(cur.invalid(
-                    format_args!("subrecord after XXXX at {at:#x}"),
-                    "a second XXXX cannot follow an XXXX",
-                ));
-            }
-            let start = cur.offset();
-            let len = usize::try_from(real).unwrap_or(usize::MAX);
-            cur.bytes(
-                len,
-                format_args!("{} large subrecord", Signature(h.signature)),
-            )?;
-            out.push(SubrecordSpan {
-                signature: Signature(h.signature),
-                range: start..start.saturating_add(len),
-                large: Some(h.size.get()),
-            });
-        } else {
-            let start = cur.offset();
-            let len = usize::from(h.size.get());
-            cur.bytes(len, format_args!("{} subrecord", Signature(h.signature)))?;
-            out.push(SubrecordSpan {
-                signature: Signature(h.signature),
-                range: start..start.saturating_add(len),
-                large: None,
-            });
-        }
-    }
-    Ok(out)
 }
 
 /// Opens a `NAVM` or `NAVI` record's data. `budget` is what may still be inflated in this file.
@@ -566,6 +444,6 @@ impl<'a> PluginView<'a> {
         if !n.compressed {
             return None;
         }
-        super::detect_level(&n.body, record.data.get(4..)?)
+        detect_level(&n.body, record.data.get(4..)?)
     }
 }

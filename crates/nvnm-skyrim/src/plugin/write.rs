@@ -20,9 +20,11 @@ use std::cell::OnceCell;
 use std::io::{self, Write};
 
 use super::model::{Compression, Item, NavmeshBody, PluginFile, Record, RecordBody};
-use super::view::{GroupHeader, Node, PluginView, RecordHeader, RecordView, inflate};
-use super::{COMPRESSED, DEFAULT_LEVEL, FORMAT, MAX_DEPTH, deflate, detect_level};
-use super::{Signature, navi};
+use super::navi;
+use super::subrecord::subrecord_header;
+use super::view::{GroupHeader, Node, PluginView, RecordHeader, RecordView};
+use super::zlib::{deflate, detect_level, inflate};
+use super::{COMPRESSED, DEFAULT_LEVEL, FORMAT, MAX_DEPTH};
 use zerocopy::IntoBytes;
 
 fn put_record_view(w: &mut ByteWriter, r: &RecordView<'_>) {
@@ -46,50 +48,6 @@ pub fn write_view(view: &PluginView<'_>) -> Vec<u8> {
         }
     }
     w.into_inner()
-}
-
-/// One subrecord's header: 6 bytes, or 16 in the `XXXX` large form (when `large` is set), for a
-/// payload of `len` bytes; the refusals of a header the format cannot hold.
-fn subrecord_header(
-    signature: Signature,
-    large: Option<u16>,
-    len: usize,
-    field: &dyn Fn() -> String,
-) -> Result<ByteWriter> {
-    if &signature.0 == b"XXXX" {
-        return Err(Error::unrepresentable(
-            FORMAT,
-            field(),
-            "XXXX is the large-subrecord marker, not a subrecord of its own (use `large`)",
-        ));
-    }
-    let mut w = ByteWriter::with_capacity(16);
-    match large {
-        Some(short) => {
-            let len: u32 = narrow(FORMAT, Later(field), len)?;
-            w.bytes(b"XXXX").u16(4).u32(len);
-            w.bytes(&signature.0).u16(short);
-        }
-        None => {
-            let len: u16 = narrow(FORMAT, Later(field), len)
-                .map_err(|e| e.within("(set `large` for payloads over 65,535 bytes)"))?;
-            w.bytes(&signature.0).u16(len);
-        }
-    }
-    Ok(w)
-}
-
-/// Writes one subrecord: its header (in the `XXXX` large form when `large` is set) and payload.
-pub(crate) fn put_subrecord(
-    w: &mut ByteWriter,
-    signature: Signature,
-    large: Option<u16>,
-    data: &[u8],
-    field: &dyn Fn() -> String,
-) -> Result<()> {
-    let header = subrecord_header(signature, large, data.len(), field)?;
-    w.bytes(header.as_slice()).bytes(data);
-    Ok(())
 }
 
 /// A navmesh record's subrecords as the pieces they serialise to (header, payload, header, …),

@@ -46,6 +46,7 @@ pub struct DoorLink {
     /// Door type ([`PATHING_DOOR_CRC`] in every known file).
     pub door_type: u32,
     /// FormID of the door reference.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub door: u32,
 }
 
@@ -73,6 +74,7 @@ pub struct Island {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct NavmeshInfo {
     /// FormID of the navmesh.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub navmesh: u32,
     /// Flags: [`ISLAND`], [`ROAD_MARKER`]; the other bits are 0 in every known file.
     pub flags: u32,
@@ -83,8 +85,10 @@ pub struct NavmeshInfo {
     pub unknown: RawF32,
     /// The navmeshes this one has edge links to (the set of `NVNM` edge-link targets), in
     /// stored order.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::list"))]
     pub edge_links: Vec<u32>,
     /// The navmeshes this one has preferred edge links to.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::list"))]
     pub preferred_edge_links: Vec<u32>,
     /// Door links.
     pub doors: Vec<DoorLink>,
@@ -112,6 +116,7 @@ pub struct NavmeshInfo {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct RoadMarkerNode {
     /// FormID of the navmesh.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::one"))]
     pub navmesh: u32,
     /// The node's row and column in the path matrix.
     pub index: u32,
@@ -125,6 +130,7 @@ pub struct RoadMarkerNode {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct PreferredPathing {
     /// The paths.
+    #[cfg_attr(feature = "serde", serde(with = "crate::form_id::lists"))]
     pub paths: Vec<Vec<u32>>,
     /// The road-marker nodes, in stored order.
     pub nodes: Vec<RoadMarkerNode>,
@@ -153,7 +159,7 @@ pub enum NaviField {
     PreferredPathing(PreferredPathing),
     /// `NVSI`: FormIDs without a count (never seen in a file; xEdit names it "deleted
     /// navmeshes").
-    DeletedNavmeshes(Vec<u32>),
+    DeletedNavmeshes(#[cfg_attr(feature = "serde", serde(with = "crate::form_id::list"))] Vec<u32>),
     /// Any other subrecord (`EDID`), or a known one whose payload does not read as its type.
     Other {
         /// Subrecord type.
@@ -453,7 +459,7 @@ pub fn subrecord_bytes(body: &NaviBody, form_id: u32) -> Result<Vec<u8>> {
         let sig = s.field.signature();
         let at = || format!("NAVI record {form_id:08X} subrecords[{i}] {sig}");
         let data = field_bytes(&s.field, &at)?;
-        super::write::put_subrecord(&mut w, sig, s.large, &data, &at)?;
+        super::subrecord::put_subrecord(&mut w, sig, s.large, &data, &at)?;
     }
     Ok(w.into_inner())
 }

@@ -9,7 +9,7 @@ use nav_core::scalar::{F32, U16, U32};
 use nav_core::{Cursor, Error, Result};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
-use super::super::view::subrecords;
+use super::super::subrecord::subrecords;
 use super::super::{FORMAT, Signature};
 use crate::nvnm::Parent;
 

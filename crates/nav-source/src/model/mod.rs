@@ -26,6 +26,8 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::flavour::{Flavour, Layout};
 
+mod from_view;
+
 /// A byte string as the file stores it (a place name with its NUL, a population name).
 ///
 /// In JSON it is a string when the bytes are UTF-8 (a stored NUL shows as `\u0000`), and an

@@ -1,0 +1,3 @@
+"""The navkit tab of the 3D view's side panel (filled in with ``apply``)."""
+
+CLASSES = ()

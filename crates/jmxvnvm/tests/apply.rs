@@ -1,0 +1,73 @@
+//! Mesh edits on a built region: the unedited geometry changes nothing; a cell side moved by
+//! both its corners moves; one corner alone, a deleted or an added face are refused.
+// Test code: a panic is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use jmxvnvm::{Nvm, RegionId, TerrainBuilder};
+use nav_core::Format;
+use nav_core::edit::{EditedMesh, MatchOptions, apply_mesh};
+
+fn region() -> jmxvnvm::NavMeshTerrain {
+    TerrainBuilder::new(RegionId(0x61a8))
+        .heights(|x, z| 100.0 + (x + z) as f32)
+        .block_tiles(10, 10, 12, 20)
+        .build()
+}
+
+fn mesh_of(m: &jmxvnvm::NavMeshTerrain) -> EditedMesh {
+    let g = Nvm.geometry(m).unwrap();
+    EditedMesh {
+        vertices: g.vertices.clone(),
+        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
+        attributes: Vec::new(),
+    }
+}
+
+#[test]
+fn unedited_changes_nothing_and_moved_sides_move() {
+    let mut m = region();
+    let before = Nvm.write(&m).unwrap();
+    let unedited = mesh_of(&m);
+    let lines = apply_mesh(&Nvm, &mut m, &unedited, &MatchOptions::default()).unwrap();
+    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(Nvm.write(&m).unwrap(), before);
+
+    // Cell 0's max-x side (corners 1 and 2) moved 20 units further, on the height grid.
+    let mut mesh = mesh_of(&m);
+    let max_x = m.cells[0].max[0].get();
+    let target = max_x - 20.0;
+    for k in [1, 2] {
+        mesh.vertices[k][0] = target;
+    }
+    let lines = apply_mesh(&Nvm, &mut m, &mesh, &MatchOptions::default()).unwrap();
+    assert!(lines[0].starts_with("cells[0]: now"), "{lines:?}");
+    assert_eq!(m.cells[0].max[0].get(), target);
+}
+
+#[test]
+fn what_a_cell_cannot_be_is_refused() {
+    let m = region();
+    // One corner alone: the cell would not be a rectangle.
+    let mut mesh = mesh_of(&m);
+    mesh.vertices[1][0] -= 20.0;
+    let mut edited = m.clone();
+    let err = apply_mesh(&Nvm, &mut edited, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("rectangle"), "{err}");
+    assert_eq!(edited, m, "a refused edit leaves the model as it was");
+    // A deleted face.
+    let mut mesh = mesh_of(&m);
+    mesh.faces.remove(0);
+    let err = apply_mesh(&Nvm, &mut edited, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("deleting cells"), "{err}");
+    // An added face.
+    let mut mesh = mesh_of(&m);
+    let n = u32::try_from(mesh.vertices.len()).unwrap();
+    mesh.vertices.extend([
+        [5000.0, 0.0, 5000.0],
+        [5020.0, 0.0, 5000.0],
+        [5020.0, 0.0, 4980.0],
+    ]);
+    mesh.faces.push(vec![n, n + 1, n + 2]);
+    let err = apply_mesh(&Nvm, &mut edited, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("adding cells"), "{err}");
+}

@@ -1,0 +1,194 @@
+//! Geometry edited in a 3D tool, put back onto the file it came from.
+//!
+//! `navkit export` writes a file's [`Geometry`] as a mesh; a modder edits it in Blender or any
+//! other tool and exports it again; [`match_mesh`] compares that [`EditedMesh`] with the original
+//! geometry and says what changed as a [`MeshEdit`]; [`Format::apply`] puts the edit onto the
+//! model, keeping everything the mesh does not show. [`apply_mesh`] does all three, and is what
+//! the command-line tool, the Python package and the Blender add-on call.
+//!
+//! # How faces are known again
+//!
+//! Nothing but positions and topology survives a modelling tool: Blender's default exporters
+//! drop custom glTF attributes and extras, renumber nothing but may split vertices (a glTF
+//! export splits every vertex by its normals), triangulate (glTF holds only triangles) and round
+//! coordinates (its OBJ writer keeps 6 decimals). So the matcher works on those alone:
+//!
+//! 1. **Vertices.** Edited vertices at the same position are welded into one. A welded vertex
+//!    within the tolerance ([`MatchOptions`]) of an original vertex *is* that vertex, unmoved:
+//!    the file keeps its raw bits. Several original vertices at one position (a file's
+//!    duplicates, or each polygon's own corners) are all candidates.
+//! 2. **Faces.** An edited face belongs to the original polygon whose corners it runs through in
+//!    the same cyclic order, with at least two corners unmoved (a triangle of a triangulated
+//!    quad runs through three of its four corners). Where two polygons fit equally, the one
+//!    that is already covered by other faces is not a candidate; polygons that are exact
+//!    duplicates take their faces in order; anything else is refused.
+//! 3. **Polygons.** The faces of one original polygon must together make it again (the pieces
+//!    of a triangulation, or the polygon itself): their outline is the polygon's edited cycle
+//!    of corners. A corner that is not where the original vertex was is that vertex, moved. A
+//!    polygon no face belongs to is deleted; a face that belongs to no polygon is added, its
+//!    corners naming original vertices where they are at one (moved or not) and new vertices
+//!    elsewhere.
+//! 4. **Attributes.** Where the edited mesh carries per-face values named like
+//!    [`Geometry::attributes`] (the Python package and the Blender add-on pass them), a
+//!    polygon whose faces all carry another value than the file's has that attribute changed.
+//!
+//! What cannot be told apart is refused with a message saying what to do, never guessed: a
+//! vertex kept in one face and moved in another (the edit split it), a polygon only partly
+//! covered by faces, a face that fits two polygons equally.
+
+mod matching;
+#[cfg(test)]
+mod tests;
+
+pub use matching::match_mesh;
+
+use crate::Format;
+#[cfg(doc)]
+use crate::geometry::Geometry;
+use crate::geometry::VertexIdentity;
+
+/// A mesh as a modelling tool gives it back: positions in the format's own world axes (undo
+/// the Y-up turn of glTF and OBJ with [`crate::geometry::UpAxis::from_y_up`]) and faces as
+/// vertex-index lists in the winding the export wrote.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct EditedMesh {
+    /// Vertex positions, in the format's world axes.
+    pub vertices: Vec<[f32; 3]>,
+    /// Faces: polygons (triangles or more) as indices into [`EditedMesh::vertices`].
+    pub faces: Vec<Vec<u32>>,
+    /// Per-face integer values by name (`flags`), one per face, where the mesh carries them;
+    /// names that are not in [`Geometry::attributes`] are ignored.
+    pub attributes: Vec<(String, Vec<i64>)>,
+}
+
+/// How close an edited vertex must be to an original one to be it, unmoved: within
+/// `absolute + relative × M` on every axis, where `M` is the largest coordinate magnitude of the
+/// original geometry. The defaults (`1e-5` and `1e-6`) cover Blender's 6-decimal OBJ and its
+/// axis turns in `f32`, and are far below any edit a person makes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchOptions {
+    /// The absolute part of the tolerance, in world units.
+    pub absolute: f32,
+    /// The part of the tolerance relative to the geometry's largest coordinate magnitude.
+    pub relative: f32,
+}
+
+impl Default for MatchOptions {
+    fn default() -> Self {
+        MatchOptions {
+            absolute: 1e-5,
+            relative: 1e-6,
+        }
+    }
+}
+
+/// A corner of an added face: an original vertex (moved or not), or a vertex the edit added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Corner {
+    /// Index into the original [`Geometry::vertices`].
+    Vertex(u32),
+    /// Index into [`MeshEdit::new_vertices`].
+    New(u32),
+}
+
+/// A face the edit added: a new record for the format to make with its defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddedFace {
+    /// Which face of the [`EditedMesh`] it is.
+    pub face: u32,
+    /// Its corners, in winding order. A format whose vertices are shared
+    /// ([`VertexIdentity::Shared`]) uses [`Corner::Vertex`] to share the file's vertex.
+    pub corners: Vec<Corner>,
+    /// The position of each corner (after the edit's moves), for formats that store corners
+    /// by position.
+    pub positions: Vec<[f32; 3]>,
+    /// The face's value of each of [`Geometry::attributes`], where the mesh carries it.
+    pub attributes: Vec<Option<i64>>,
+}
+
+/// One attribute value the edit changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttributeChange {
+    /// Index into the original [`Geometry::polygons`].
+    pub polygon: u32,
+    /// Index into [`Geometry::attributes`].
+    pub attribute: u32,
+    /// The new value.
+    pub value: i64,
+}
+
+/// What an edited mesh changed in a [`Geometry`]; indices name the original geometry's vertices
+/// and polygons (whose [`crate::geometry::Polygon::record`] names the file's record).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MeshEdit {
+    /// Original vertices that moved, and where to, ascending by vertex.
+    pub moved: Vec<(u32, [f32; 3])>,
+    /// Original polygons the edit deleted, ascending.
+    pub deleted: Vec<u32>,
+    /// Vertices the edit added, which [`Corner::New`] names.
+    pub new_vertices: Vec<[f32; 3]>,
+    /// Faces the edit added, in the edited mesh's order.
+    pub added: Vec<AddedFace>,
+    /// Attribute values the edit changed, by polygon then attribute.
+    pub attributes: Vec<AttributeChange>,
+}
+
+impl MeshEdit {
+    /// Whether the edit changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.moved.is_empty()
+            && self.deleted.is_empty()
+            && self.added.is_empty()
+            && self.attributes.is_empty()
+    }
+}
+
+/// Why [`match_mesh`] refused an edited mesh: what could not be told apart, and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct MatchError(pub String);
+
+/// Matches `mesh` against the model's geometry ([`match_mesh`]) and applies the edit
+/// ([`Format::apply`]); returns one line per change. An edit that changes nothing leaves the
+/// model untouched (so it writes the original bytes); on an error the model is left as it was.
+///
+/// Refuses a format without geometry, one whose geometry does not say what its vertices are
+/// ([`VertexIdentity::Unknown`]), one that cannot apply edits yet, and a mesh the matcher
+/// refuses.
+pub fn apply_mesh<F: Format + ?Sized>(
+    format: &F,
+    model: &mut F::Model,
+    mesh: &EditedMesh,
+    options: &MatchOptions,
+) -> crate::Result<Vec<String>> {
+    let refuse = |message: &dyn core::fmt::Display| {
+        crate::Error::unrepresentable(format.name(), "apply", message)
+    };
+    let Some(geometry) = format.geometry(model) else {
+        return Err(refuse(&"this format has no geometry to apply a mesh to"));
+    };
+    if geometry.vertex_identity == VertexIdentity::Unknown {
+        return Err(refuse(
+            &"this format does not map its records to mesh faces yet",
+        ));
+    }
+    let edit = match_mesh(&geometry, mesh, options).map_err(|e| refuse(&e))?;
+    if edit.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut edited = model.clone();
+    match format.apply(&mut edited, &geometry, &edit) {
+        None => Err(refuse(&"this format cannot apply mesh edits yet")),
+        Some(Err(e)) => Err(e),
+        Some(Ok(lines)) => {
+            *model = edited;
+            Ok(lines)
+        }
+    }
+}
+
+/// `(x, y, z)` with each coordinate in Rust's shortest form that reads back to the same `f32`,
+/// for change lines.
+pub fn show_point(p: [f32; 3]) -> String {
+    format!("({}, {}, {})", p[0], p[1], p[2])
+}

@@ -1,0 +1,233 @@
+//! The matcher on synthetic meshes: what a modelling tool does to an export (triangulates,
+//! splits and reorders vertices, rounds to 6 decimals) changes nothing; one moved vertex, one
+//! deleted face, one added face come back as exactly that; ambiguity is refused.
+
+#![allow(clippy::cast_possible_truncation)] // small synthetic meshes
+
+use super::*;
+use crate::geometry::{Geometry, Polygon, Record, UpAxis};
+
+/// A 3 × 3 grid of shared vertices (index `y * 3 + x`, 10 units apart, away from the origin)
+/// and its four quads, counter-clockwise from above; attribute `flags` = 10 + the quad's index.
+fn grid(identity: VertexIdentity) -> Geometry {
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = identity;
+    g.attributes = vec!["flags".into()];
+    for y in 0..3 {
+        for x in 0..3 {
+            g.vertex([1000.25 + 10.0 * x as f32, 2000.5 + 10.0 * y as f32, 7.125]);
+        }
+    }
+    let kind = g.kind("walk");
+    for (q, (x, y)) in [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().enumerate() {
+        let v = |dx: u32, dy: u32| (y + dy) * 3 + x + dx;
+        g.polygons.push(Polygon {
+            vertices: vec![v(0, 0), v(1, 0), v(1, 1), v(0, 1)],
+            kind,
+            record: Some(Record {
+                part: 0,
+                index: q as u32,
+                id: None,
+            }),
+            attributes: vec![10 + q as i64],
+            ..Polygon::default()
+        });
+    }
+    g
+}
+
+/// The geometry as an OBJ would give it back: the same vertices, one n-gon per polygon.
+fn as_ngons(g: &Geometry) -> EditedMesh {
+    EditedMesh {
+        vertices: g.vertices.clone(),
+        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
+        attributes: Vec::new(),
+    }
+}
+
+/// The geometry as Blender's glTF gives it back: every polygon fanned into triangles from
+/// corner `start`, every triangle with its own copy of its vertices, faces in reverse order.
+fn as_split_triangles(g: &Geometry, start: usize) -> EditedMesh {
+    let mut mesh = EditedMesh::default();
+    for p in g.polygons.iter().rev() {
+        let n = p.vertices.len();
+        let at = |i: usize| g.vertices[p.vertices[(start + i) % n] as usize];
+        for i in 1..n - 1 {
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices.extend([at(0), at(i), at(i + 1)]);
+            mesh.faces.push(vec![base, base + 1, base + 2]);
+        }
+    }
+    mesh
+}
+
+fn matched(g: &Geometry, mesh: &EditedMesh) -> MeshEdit {
+    match_mesh(g, mesh, &MatchOptions::default()).unwrap()
+}
+
+#[test]
+fn unedited_meshes_change_nothing() {
+    let g = grid(VertexIdentity::Shared);
+    assert!(matched(&g, &as_ngons(&g)).is_empty());
+    assert!(matched(&g, &as_split_triangles(&g, 0)).is_empty());
+    assert!(matched(&g, &as_split_triangles(&g, 1)).is_empty());
+    // Rounded to 6 decimals, the way Blender writes OBJ.
+    let mut rounded = as_split_triangles(&g, 2);
+    for v in &mut rounded.vertices {
+        *v = v.map(|c| ((f64::from(c) * 1e6).round() / 1e6 + 4e-7) as f32);
+    }
+    assert!(matched(&g, &rounded).is_empty());
+}
+
+#[test]
+fn a_moved_vertex_is_found_through_its_faces() {
+    let g = grid(VertexIdentity::Shared);
+    let to = [1013.0, 2012.0, 9.5];
+    for start in 0..4 {
+        let mut mesh = as_split_triangles(&g, start);
+        for v in &mut mesh.vertices {
+            if *v == g.vertices[4] {
+                *v = to;
+            }
+        }
+        let edit = matched(&g, &mesh);
+        assert_eq!(edit.moved, vec![(4, to)], "fan from corner {start}");
+        assert!(edit.deleted.is_empty() && edit.added.is_empty());
+    }
+    // A corner vertex of one quad only, in n-gons.
+    let mut mesh = as_ngons(&g);
+    mesh.vertices[0] = [990.0, 1990.0, 7.125];
+    assert_eq!(matched(&g, &mesh).moved, vec![(0, [990.0, 1990.0, 7.125])]);
+}
+
+#[test]
+fn a_deleted_face_deletes_its_polygon() {
+    let g = grid(VertexIdentity::Shared);
+    let mut mesh = as_ngons(&g);
+    mesh.faces.remove(2);
+    let edit = matched(&g, &mesh);
+    assert_eq!(edit.deleted, vec![2]);
+    assert!(edit.moved.is_empty() && edit.added.is_empty());
+    // Both triangles of a quad in a triangulated mesh.
+    let mut mesh = as_split_triangles(&g, 0);
+    mesh.faces.drain(0..2); // the last quad's, as the faces are in reverse
+    assert_eq!(matched(&g, &mesh).deleted, vec![3]);
+}
+
+#[test]
+fn an_added_face_shares_the_vertices_it_touches() {
+    let g = grid(VertexIdentity::Shared);
+    let mut mesh = as_split_triangles(&g, 0);
+    let base = mesh.vertices.len() as u32;
+    // Off the grid's right side: two grid vertices and a new one.
+    mesh.vertices
+        .extend([g.vertices[2], [1030.25, 2000.5, 7.125], g.vertices[5]]);
+    mesh.faces.push(vec![base, base + 1, base + 2]);
+    let edit = matched(&g, &mesh);
+    assert!(edit.moved.is_empty() && edit.deleted.is_empty());
+    assert_eq!(edit.new_vertices, vec![[1030.25, 2000.5, 7.125]]);
+    assert_eq!(edit.added.len(), 1);
+    let added = &edit.added[0];
+    assert_eq!(added.face, 8);
+    assert_eq!(
+        added.corners,
+        vec![Corner::Vertex(2), Corner::New(0), Corner::Vertex(5)]
+    );
+    assert_eq!(added.positions[2], g.vertices[5]);
+}
+
+#[test]
+fn attribute_values_the_mesh_carries_are_compared() {
+    let g = grid(VertexIdentity::Shared);
+    let mut mesh = as_ngons(&g);
+    mesh.attributes = vec![
+        ("flags".into(), vec![10, 11, 99, 13]),
+        ("other".into(), vec![]),
+    ];
+    let edit = matched(&g, &mesh);
+    assert_eq!(
+        edit.attributes,
+        vec![AttributeChange {
+            polygon: 2,
+            attribute: 0,
+            value: 99
+        }]
+    );
+    mesh.attributes[0].1.pop();
+    assert!(match_mesh(&g, &mesh, &MatchOptions::default()).is_err());
+}
+
+#[test]
+fn a_split_vertex_is_refused() {
+    let g = grid(VertexIdentity::Shared);
+    let mut mesh = as_split_triangles(&g, 0);
+    // Move the centre in the faces of quad 3 only (the first two triangles).
+    for v in &mut mesh.vertices[..6] {
+        if *v == g.vertices[4] {
+            *v = [1015.0, 2015.0, 7.125];
+        }
+    }
+    let err = match_mesh(&g, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.0.contains("vertex 4"), "{err}");
+    assert!(err.0.contains("split"), "{err}");
+}
+
+#[test]
+fn a_partly_deleted_polygon_is_refused() {
+    let g = grid(VertexIdentity::Shared);
+    let mut mesh = as_split_triangles(&g, 0);
+    mesh.faces.remove(0);
+    let err = match_mesh(&g, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.0.contains("only partly made"), "{err}");
+    assert!(err.0.contains("record 3"), "{err}");
+}
+
+#[test]
+fn own_corners_move_one_polygon_at_a_time() {
+    // Two quads side by side, each with its own four corners.
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = VertexIdentity::Corners;
+    for x in [0.0, 1.0] {
+        let corners =
+            [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]].map(|[a, b]| [x + a, b, 0.0]);
+        g.push_polygon(&corners, "walk");
+    }
+    assert!(matched(&g, &as_split_triangles(&g, 1)).is_empty());
+    let mut mesh = as_ngons(&g);
+    mesh.vertices[1] = [1.5, 0.0, 0.0];
+    mesh.vertices[2] = [1.5, 1.0, 0.0];
+    let edit = matched(&g, &mesh);
+    assert_eq!(edit.moved, vec![(1, [1.5, 0.0, 0.0]), (2, [1.5, 1.0, 0.0])]);
+}
+
+#[test]
+fn duplicate_polygons_take_their_faces_in_order() {
+    let mut g = grid(VertexIdentity::Shared);
+    let copy = g.polygons[1].clone();
+    g.polygons.push(copy);
+    assert!(matched(&g, &as_ngons(&g)).is_empty());
+    assert!(matched(&g, &as_split_triangles(&g, 0)).is_empty());
+    let mut mesh = as_ngons(&g);
+    mesh.faces.push(mesh.faces[0].clone());
+    let err = match_mesh(&g, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.0.contains("duplicate"), "{err}");
+}
+
+#[test]
+fn bad_meshes_are_refused_not_panicked_on() {
+    let g = grid(VertexIdentity::Shared);
+    let mut mesh = as_ngons(&g);
+    mesh.faces.push(vec![0, 1, 99]);
+    assert!(match_mesh(&g, &mesh, &MatchOptions::default()).is_err());
+    let mut mesh = as_ngons(&g);
+    mesh.vertices[0][1] = f32::NAN;
+    assert!(match_mesh(&g, &mesh, &MatchOptions::default()).is_err());
+    // Faces of fewer than three distinct corners are no faces; an empty mesh deletes all.
+    let mut mesh = as_ngons(&g);
+    mesh.faces.push(vec![0, 0, 1]);
+    assert!(matched(&g, &mesh).is_empty());
+    assert_eq!(
+        matched(&g, &EditedMesh::default()).deleted,
+        vec![0, 1, 2, 3]
+    );
+}
