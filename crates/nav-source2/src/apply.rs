@@ -221,7 +221,7 @@ fn add_areas(
             attribute_flags: flags
                 .and_then(|a| face.attributes.get(a).copied().flatten())
                 .map_or(0, |v| u64::from_ne_bytes(v.to_ne_bytes())),
-            connections: vec![Vec::new(); n],
+            connections: (0..n).map(|_| Default::default()).collect(),
             ..Area::default()
         };
         let what = if mesh.version >= 31 {
@@ -276,7 +276,7 @@ fn new_polygon(
     }
     let index = u32::try_from(mesh.polygons.len()).map_err(|_| full())?;
     mesh.polygons.push(Polygon {
-        corners,
+        corners: corners.into(),
         movable_mesh_id: NO_MOVABLE_MESH,
     });
     Ok(index)

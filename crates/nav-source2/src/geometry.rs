@@ -161,7 +161,7 @@ pub fn geometry(mesh: &Source2Mesh) -> Geometry {
             .polygons
             .get(a.polygon as usize)
             .filter(|_| pool)
-            .map(|p| p.corners.clone());
+            .map(|p| p.corners.to_vec());
         let vertices =
             pool_corners.unwrap_or_else(|| corners.iter().map(|c| g.vertex(*c)).collect());
         g.polygons.push(Polygon {

@@ -257,7 +257,7 @@ fn an_added_face_is_a_new_area_sharing_the_corners_it_is_on() {
         let mut expected = model.clone();
         let mut area = nav_source2::Area {
             id,
-            connections: vec![Vec::new(); 3],
+            connections: (0..3).map(|_| Default::default()).collect(),
             ..Default::default()
         };
         let show = |p: [f32; 3]| format!("({}, {}, {})", p[0], p[1], p[2]);
@@ -266,12 +266,12 @@ fn an_added_face_is_a_new_area_sharing_the_corners_it_is_on() {
             expected.corners.extend(far.map(|p| p.map(RawF32::new)));
             area.polygon = u32::try_from(model.polygons.len()).unwrap();
             expected.polygons.push(nav_source2::Polygon {
-                corners: vec![v0, c, c + 1],
+                corners: vec![v0, c, c + 1].into(),
                 ..Default::default()
             });
             format!("pool polygon {}", area.polygon)
         } else {
-            area.corners = [p0, far[0], far[1]].map(|p| p.map(RawF32::new)).to_vec();
+            area.corners = [p0, far[0], far[1]].map(|p| p.map(RawF32::new)).into();
             "its own corners".to_string()
         };
         expected.areas.push(area);

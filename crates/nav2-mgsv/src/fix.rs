@@ -791,6 +791,6 @@ fn recompute_islands(m: &mut Nav2File, out: &mut Vec<String>) {
 }
 
 mod search_space;
-mod tiles;
 #[cfg(test)]
 mod tests;
+mod tiles;

@@ -22,6 +22,7 @@ use navkit_lib::json::FormatField;
 use navkit_lib::registry::{self, AnyFormat, FORMATS};
 
 mod arrays;
+mod edit;
 mod errors;
 mod files;
 mod navigate;

@@ -13,6 +13,7 @@ use nav_core::navigation::Navigator;
 use navkit_lib::registry::{self, Opened};
 
 use crate::arrays;
+use crate::edit;
 use crate::errors::{nav_error, poisoned};
 use crate::files;
 use crate::navigate::{self, Path};
@@ -92,6 +93,20 @@ impl Navmesh {
     /// The model written as a file.
     fn bytes(&self) -> PyResult<Vec<u8>> {
         self.with(|m| m.write())?.map_err(nav_error)
+    }
+
+    /// Applies `mesh` with the default matching tolerance, in place.
+    fn apply_mesh(
+        &self,
+        py: Python<'_>,
+        mesh: &nav_core::edit::EditedMesh,
+    ) -> PyResult<Vec<String>> {
+        py.detach(|| {
+            self.shared
+                .edit(|m| m.apply(mesh, &nav_core::edit::MatchOptions::default()))
+                .map_err(poisoned)?
+                .map_err(nav_error)
+        })
     }
 
     fn geometry(&self) -> PyResult<Arc<Geometry>> {
@@ -332,11 +347,64 @@ impl Navmesh {
         })
     }
 
-    /// The geometry's vertices: float32, shape ``(N, 3)``, in the file's axes.
+    /// The geometry's vertices: float32, shape ``(N, 3)``, in the file's axes. Assigning an
+    /// array of the same shape moves the vertices that changed (through ``apply``): the rest of
+    /// the file is kept, and a coordinate within float rounding of its old value keeps its bits.
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let g = py.detach(|| self.geometry())?;
         arrays::vertices(py, &g)
+    }
+
+    #[setter(vertices)]
+    fn set_vertices(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let points = edit::vertices(value)?;
+        let g = py.detach(|| self.geometry())?;
+        let mesh = edit::moved(&g, points)?;
+        self.apply_mesh(py, &mesh).map(|_| ())
+    }
+
+    /// Puts an edited mesh back onto this navmesh, in place, keeping everything the mesh does
+    /// not show (``navkit apply``): ``vertices`` ``(N, 3)`` in the file's axes, faces as
+    /// ``offsets``/``indices`` (face ``k`` is ``indices[offsets[k]:offsets[k + 1]]``), and
+    /// optionally per-face integer ``attributes`` named as in ``polygon_attributes``. Faces are
+    /// known again by position and topology: moved vertices move, missing polygons are
+    /// deleted, new faces become new records. Returns one line per change; raises ``NavError``
+    /// for what cannot be told apart or stored, leaving the navmesh as it was.
+    #[pyo3(signature = (vertices, offsets, indices, attributes=None))]
+    fn apply(
+        &self,
+        py: Python<'_>,
+        vertices: &Bound<'_, PyAny>,
+        offsets: &Bound<'_, PyAny>,
+        indices: &Bound<'_, PyAny>,
+        attributes: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<String>> {
+        let vertices = edit::vertices(vertices)?;
+        let faces = edit::faces(offsets, indices, vertices.len())?;
+        let attributes = edit::attributes(attributes, faces.len())?;
+        let mesh = nav_core::edit::EditedMesh {
+            vertices,
+            faces,
+            attributes,
+        };
+        self.apply_mesh(py, &mesh)
+    }
+
+    /// Which record of the file each polygon is, as int64 arrays by name: ``index`` (its
+    /// position in the format's list), ``id`` (the id users know, -1 where none) and ``part``
+    /// (an index into ``parts()``' order for a container, else 0).
+    #[getter]
+    fn polygon_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let g = py.detach(|| self.geometry())?;
+        edit::records(py, &g)
+    }
+
+    /// Each polygon's raw attribute values as stored (flags as the integer the file holds),
+    /// int64 arrays named as in the JSON (``attribute_flags``, ``flags``, ...).
+    fn polygon_attributes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let g = py.detach(|| self.geometry())?;
+        edit::polygon_attributes(py, &g)
     }
 
     /// The polygons as ``(offsets, indices)``: polygon ``k`` is

@@ -190,3 +190,44 @@ def test_navigation_agrees_with_the_cli(path, tmp_path):
             assert [str(c) for c in theirs["cells"]] == list(route.ids)
             if route.reachable:
                 assert route.cost == pytest.approx(theirs["cost"], rel=1e-12, abs=1e-9)
+
+
+# The formats whose navmeshes take mesh edits (`Navmesh.apply`, the `vertices` setter).
+EDITABLE = {"nav-source", "nav-source2", "nvnm-skyrim", "nav2-mgsv", "jmxvnvm"}
+
+
+@pytest.mark.parametrize("path", CASES, ids=ident)
+def test_moving_a_vertex_changes_just_that_vertex(path, tmp_path):
+    mesh, data = opened(path)
+    offsets, indices = mesh.polygons
+    if len(indices) == 0:
+        return
+    vertices = mesh.vertices
+    v = int(indices[len(indices) // 2])
+    up = 2 if mesh.up == "z" else 1
+    moved = vertices.copy()
+    # Toward the middle of the mesh in height, so that it stays inside any bounds the format has.
+    middle = float(np.median(vertices[:, up]))
+    moved[v, up] += 8.0 if moved[v, up] <= middle else -8.0
+    edited = navkit.open(path)
+    if mesh.format not in EDITABLE:
+        with pytest.raises(navkit.NavError):
+            edited.vertices = moved
+        assert edited.to_bytes() == data
+        return
+    edited.vertices = moved
+    out = tmp_path / path.name
+    edited.save(out)
+    again = navkit.open(out.read_bytes(), format=mesh.format)
+    after = again.vertices
+    changed = np.flatnonzero(np.any(after != vertices, axis=1))
+    assert changed.tolist() == [v]
+    # Where the format stores positions coarser than float32 (Fox Engine's u16 grid), the new
+    # height is the nearest it can hold.
+    assert after[v, up] == pytest.approx(moved[v, up], abs=0.5)
+    lines = navkit.diff(mesh, again)
+    assert 1 <= len(lines) <= 3, lines
+    # Unchanged through the setter: the same bytes.
+    same = navkit.open(out.read_bytes(), format=mesh.format)
+    same.vertices = same.vertices
+    assert same.to_bytes() == out.read_bytes()

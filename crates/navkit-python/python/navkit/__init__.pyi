@@ -99,7 +99,22 @@ class Navmesh:
         """Which axis of the file points up: ``"y"`` or ``"z"``."""
     @property
     def vertices(self) -> npt.NDArray[np.float32]:
-        """The geometry's vertices, float32 ``(N, 3)``."""
+        """The geometry's vertices, float32 ``(N, 3)``; assign the same shape to move them."""
+    @vertices.setter
+    def vertices(self, value: npt.ArrayLike) -> None: ...
+    def apply(
+        self,
+        vertices: npt.ArrayLike,
+        offsets: npt.ArrayLike,
+        indices: npt.ArrayLike,
+        attributes: Optional[Dict[str, npt.ArrayLike]] = None,
+    ) -> List[str]:
+        """Puts an edited mesh back onto the navmesh, in place; one line per change."""
+    @property
+    def polygon_records(self) -> Dict[str, npt.NDArray[np.int64]]:
+        """Which record each polygon is: ``index``, ``id`` (-1 where none), ``part``."""
+    def polygon_attributes(self) -> Dict[str, npt.NDArray[np.int64]]:
+        """Each polygon's raw attribute values, named as in the JSON."""
     @property
     def polygons(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]]:
         """``(offsets, indices)``: polygon k is ``indices[offsets[k]:offsets[k + 1]]``."""
