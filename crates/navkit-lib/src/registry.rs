@@ -85,8 +85,16 @@ pub trait AnyFormat: Send + Sync {
     /// The container with its part `name` replaced by `part` ([`Format::replace_part`]),
     /// written.
     fn replace_part(&self, bytes: &[u8], name: &str, part: &[u8]) -> Result<Vec<u8>, Error>;
-    /// The owned model as a compact serde tree, for `navkit diff`.
+    /// The owned model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
+    /// The owned model in its flat form, for `navkit diff` ([`crate::diff::diff_flat`]):
+    /// numbered as `previous` when given ([`crate::diff::Flat::next`]). Only the flat outlives
+    /// the call.
+    fn model_flat(
+        &self,
+        bytes: &[u8],
+        previous: Option<&crate::diff::Flat>,
+    ) -> Result<crate::diff::Flat, Error>;
     /// How the records of the list field `list` pair in `navkit diff`
     /// ([`Format::record_identity`]).
     fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity>;
@@ -210,6 +218,14 @@ where
         self.open(bytes)?.model_tree()
     }
 
+    fn model_flat(
+        &self,
+        bytes: &[u8],
+        previous: Option<&crate::diff::Flat>,
+    ) -> Result<crate::diff::Flat, Error> {
+        self.open(bytes)?.model_flat(previous)
+    }
+
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
         self.open(bytes)?.write()
     }
@@ -320,8 +336,11 @@ pub trait Opened: Send + Sync {
     /// unedited mesh changes nothing (the model writes its original bytes); on an error the
     /// model is left as it was.
     fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error>;
-    /// The model as a compact serde tree, for [`crate::diff`].
+    /// The model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
+    /// The model in its flat form, for [`crate::diff::diff_flat`]: numbered as `previous` when
+    /// given ([`crate::diff::Flat::next`]).
+    fn model_flat(&self, previous: Option<&crate::diff::Flat>) -> Result<crate::diff::Flat, Error>;
     /// A copy of this model, as a new opened model.
     fn boxed_clone(&self) -> Box<dyn Opened>;
     /// The model itself, for a caller that knows its type (`downcast_ref::<nav_quake::NavFile>`).
@@ -334,6 +353,17 @@ pub trait Opened: Send + Sync {
 struct Model<F: Format> {
     format: F,
     model: F::Model,
+}
+
+impl<F: Format> Model<F> {
+    /// The error of a model serde could not serialise for `diff`.
+    fn unserialisable(&self, why: String) -> Error {
+        Error::unrepresentable(
+            Format::name(&self.format),
+            "model",
+            format!("cannot serialise: {why}"),
+        )
+    }
 }
 
 impl<F> Opened for Model<F>
@@ -408,13 +438,15 @@ where
     }
 
     fn model_tree(&self) -> Result<crate::diff::Tree, Error> {
-        crate::diff::Tree::of(&self.model).map_err(|e| {
-            Error::unrepresentable(
-                Format::name(&self.format),
-                "model",
-                format!("cannot serialise: {e}"),
-            )
-        })
+        crate::diff::Tree::of(&self.model).map_err(|e| self.unserialisable(e))
+    }
+
+    fn model_flat(&self, previous: Option<&crate::diff::Flat>) -> Result<crate::diff::Flat, Error> {
+        match previous {
+            Some(p) => p.next(&self.model),
+            None => crate::diff::Flat::of(&self.model),
+        }
+        .map_err(|e| self.unserialisable(e))
     }
 
     fn boxed_clone(&self) -> Box<dyn Opened> {

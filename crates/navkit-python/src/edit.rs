@@ -81,6 +81,36 @@ pub(crate) fn faces(
     Ok(out)
 }
 
+/// Triangles from an ``(M, 3)`` integer array naming vertices below `vertex_count`.
+pub(crate) fn triangles(array: &Bound<'_, PyAny>, vertex_count: usize) -> PyResult<Vec<[u32; 3]>> {
+    let np = array.py().import("numpy")?;
+    let cast = np.call_method1("ascontiguousarray", (array, "int64"))?;
+    let rows: PyReadonlyArray2<'_, i64> = cast
+        .extract()
+        .map_err(|_| PyValueError::new_err("triangles must be an (M, 3) array of integers"))?;
+    let view = rows.as_array();
+    if view.ncols() != 3 {
+        return Err(PyValueError::new_err("triangles must have 3 columns"));
+    }
+    view.rows()
+        .into_iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let corner = |i: usize| {
+                u32::try_from(r[i])
+                    .ok()
+                    .filter(|v| (*v as usize) < vertex_count)
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "triangle {k} names a vertex that does not exist"
+                        ))
+                    })
+            };
+            Ok([corner(0)?, corner(1)?, corner(2)?])
+        })
+        .collect()
+}
+
 /// Per-face attribute arrays from a dict of name → one value per face.
 pub(crate) fn attributes(
     d: Option<&Bound<'_, PyDict>>,

@@ -191,9 +191,9 @@ fn diff(py: Python<'_>, a: &Bound<'_, Navmesh>, b: &Bound<'_, Navmesh>) -> PyRes
                 b.format_name()
             )));
         }
-        let ta = a.model_tree()?;
-        let tb = b.model_tree()?;
-        let changes = navkit_lib::diff::diff(a.format_name(), &ta, &tb);
+        let ta = a.model_flat(None)?;
+        let tb = b.model_flat(Some(&ta))?;
+        let changes = navkit_lib::diff::diff_flat(a.format_name(), &ta, &tb);
         Ok(changes.iter().map(ToString::to_string).collect())
     })
 }
@@ -212,6 +212,35 @@ fn formats(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             Ok(d)
         })
         .collect()
+}
+
+/// A new navmesh of ``format`` made from a triangle mesh (``navkit build``): ``vertices``
+/// ``(N, 3)`` in the format's own axes, ``triangles`` ``(M, 3)`` vertex indices wound
+/// counter-clockwise seen from above. Returns the navmesh and the builder's warnings (shapes
+/// kept but worth a look, by triangle); raises ``NavError`` for a format without a builder or a
+/// mesh it cannot hold.
+#[pyfunction]
+fn build(
+    py: Python<'_>,
+    format: &str,
+    vertices: &Bound<'_, PyAny>,
+    triangles: &Bound<'_, PyAny>,
+) -> PyResult<(Navmesh, Vec<String>)> {
+    let f =
+        registry::by_name(format).ok_or_else(|| nav_error(format!("unknown format `{format}`")))?;
+    let points = edit::vertices(vertices)?;
+    let tris = edit::triangles(triangles, points.len())?;
+    let mesh = nav_core::geometry::TriangleMesh {
+        vertices: points,
+        triangles: tris,
+    };
+    let built = py.detach(|| f.build(&mesh));
+    let built = built
+        .ok_or_else(|| nav_error(format!("{format} has no builder")))?
+        .map_err(|e| nav_error(e.to_string()))?;
+    let model = f.open(&built.model).map_err(|e| nav_error(e.to_string()))?;
+    let warnings = built.warnings.iter().map(ToString::to_string).collect();
+    Ok((Navmesh::new(model, None, Some(built.model.len())), warnings))
 }
 
 /// The colour ``(r, g, b)`` (0-255) that ``render`` and ``export`` give the attribute kind of
@@ -237,5 +266,6 @@ fn _navkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(kind_colour, m)?)?;
+    m.add_function(wrap_pyfunction!(build, m)?)?;
     Ok(())
 }

@@ -85,9 +85,12 @@ impl Navmesh {
         self.shared.with(f).map_err(poisoned)
     }
 
-    /// The model as a serde tree, for `navkit.diff`.
-    pub(crate) fn model_tree(&self) -> PyResult<navkit_lib::diff::Tree> {
-        self.with(|m| m.model_tree())?.map_err(nav_error)
+    /// The model in its flat form, for `navkit.diff`, numbered as `previous` when given.
+    pub(crate) fn model_flat(
+        &self,
+        previous: Option<&navkit_lib::diff::Flat>,
+    ) -> PyResult<navkit_lib::diff::Flat> {
+        self.with(|m| m.model_flat(previous))?.map_err(nav_error)
     }
 
     /// The model written as a file.

@@ -1,9 +1,11 @@
 //! Structural differences between two models of one format, for `navkit diff`.
 //!
 //! Each model is serialised (through serde, so every format is covered without code of its own)
-//! into a compact [`Tree`]: struct field names stay `&'static str`, floats stay as their bits, and
-//! nothing is hashed, so a tree costs a fraction of a `serde_json::Value` of the same model. The
-//! two trees are then walked side by side, once:
+//! into a [`Flat`]: one compact byte string per model, about the size of the file it came from,
+//! written in one pass with no allocation per value (field names as indices into a small table,
+//! floats as their bits, compound values prefixed by their length in bytes). The two flats are
+//! then walked side by side, once, and every pair of equal values (a whole unchanged model, an
+//! unchanged record) is skipped by one comparison of its bytes:
 //!
 //! - struct fields pair by name; a field only on one side is `added` or `removed`;
 //! - sequences pair their elements by *identity*: by the record's id where the format has ids
@@ -14,13 +16,20 @@
 //! - everything else compares leaf by leaf, floats by their bits (printed as numbers).
 //!
 //! Each difference is one [`Change`] at a path such as `areas[id 61].attribute_flags` or
-//! `nodes[12].origin`.
+//! `nodes[12].origin`. A [`Tree`] (the same serialisation as a tree of values, larger by an
+//! order of magnitude) remains for callers that hold one; [`diff`] compares two trees through
+//! their flat forms.
 
-use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
+mod flat;
+#[cfg(test)]
+mod oracle;
+mod read;
 mod tree;
+mod walk;
 
+pub use flat::Flat;
 pub use tree::Tree;
 
 /// How the elements of one sequence are known ([`nav_core::RecordIdentity`]).
@@ -30,59 +39,6 @@ pub use nav_core::RecordIdentity as Identity;
 /// format declares it, or `None` to pair them by index.
 pub fn identity(format: &str, field: &str) -> Option<Identity> {
     crate::registry::by_name(format)?.record_identity(field)
-}
-
-fn field<'t>(t: &'t Tree, name: &str) -> Option<&'t Tree> {
-    match t {
-        Tree::Map(fields) => fields.iter().find(|(k, _)| k == name).map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn integer(t: &Tree) -> Option<i128> {
-    match t {
-        Tree::Int(v) => Some((*v).into()),
-        Tree::Uint(v) => Some((*v).into()),
-        Tree::Wide(v) => Some(**v),
-        _ => None,
-    }
-}
-
-/// A FormID: hex digits, as a Skyrim model writes it (`"0410E930"`), or a number.
-fn form_id(t: &Tree) -> Option<i128> {
-    match t {
-        Tree::Str(s) => u32::from_str_radix(s, 16).ok().map(i128::from),
-        _ => integer(t),
-    }
-}
-
-/// The key an element is known by under `rule`.
-fn key_of(rule: Identity, t: &Tree) -> Option<String> {
-    match rule {
-        Identity::Field(name) => integer(field(t, name)?).map(|v| format!("{name} {v}")),
-        Identity::FormId => match t {
-            Tree::Variant(v) if v.0 == "Record" => form_id(field(&v.1, "form_id")?)
-                .map(|id| format!("FormID {id:#010X}").replace("0X", "0x")),
-            Tree::Variant(v) if v.0 == "Group" => {
-                let label = integer(field(&v.1, "label")?)?;
-                let kind = integer(field(&v.1, "group_type")?)?;
-                // A top group's label is a record signature (`NAVM`): show it as one.
-                let signature = u32::try_from(label)
-                    .ok()
-                    .map(u32::to_le_bytes)
-                    .filter(|b| {
-                        b.iter()
-                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == b'_')
-                    })
-                    .and_then(|b| String::from_utf8(b.to_vec()).ok());
-                match signature {
-                    Some(sig) if kind == 0 => Some(format!("group {sig}")),
-                    _ => Some(format!("group {label:#010X} type {kind}").replace("0X", "0x")),
-                }
-            }
-            _ => None,
-        },
-    }
 }
 
 /// What happened at a path.
@@ -115,18 +71,6 @@ impl fmt::Display for Change {
     }
 }
 
-/// The longest string shown whole in a change.
-const MAX_TEXT: usize = 48;
-
-fn float32(bits: u32) -> String {
-    let v = f32::from_bits(bits);
-    if v.is_nan() {
-        format!("NaN ({bits:#010x})")
-    } else {
-        format!("{v:?}")
-    }
-}
-
 /// A value as one short piece of text: plain values in full (long strings cut), compound ones
 /// summarised.
 pub fn show(t: &Tree) -> String {
@@ -137,22 +81,9 @@ pub fn show(t: &Tree) -> String {
         Tree::Int(v) => s = v.to_string(),
         Tree::Uint(v) => s = v.to_string(),
         Tree::Wide(v) => s = v.to_string(),
-        Tree::F32(bits) => s = float32(*bits),
-        Tree::F64(bits) => {
-            let v = f64::from_bits(*bits);
-            s = if v.is_nan() {
-                format!("NaN ({bits:#018x})")
-            } else {
-                format!("{v:?}")
-            };
-        }
-        Tree::Str(v) if v.chars().count() > MAX_TEXT => {
-            let head: String = v.chars().take(MAX_TEXT).collect();
-            let _ = write!(s, "{:?}… ({} characters)", head, v.chars().count());
-        }
-        Tree::Str(v) => {
-            let _ = write!(s, "{v:?}");
-        }
+        Tree::F32(bits) => s = read::float32(*bits),
+        Tree::F64(bits) => s = read::float64(*bits),
+        Tree::Str(v) => s = read::quoted(v),
         Tree::Bytes(b) => {
             let _ = write!(s, "<{} bytes>", b.len());
         }
@@ -175,13 +106,40 @@ pub fn show(t: &Tree) -> String {
 }
 
 /// Every difference between `a` and `b`, two models of `format`, sorted by path (numbers in
-/// paths in numeric order).
+/// paths in numeric order). The trees are compared in their [`Flat`] form ([`diff_flat`]).
 pub fn diff(format: &str, a: &Tree, b: &Tree) -> Vec<Change> {
-    let mut out = Vec::new();
-    let mut path = String::new();
-    walk(format, &mut path, None, a, b, &mut out);
+    let flats = Flat::of_tree(a, None).and_then(|fa| Ok((Flat::of_tree(b, Some(&fa))?, fa)));
+    match flats {
+        Ok((fb, fa)) => diff_flat(format, &fa, &fb),
+        Err(e) => not_comparable(e),
+    }
+}
+
+/// Every difference between `a` and `b`, two models of `format` in their flat form, sorted by
+/// path (numbers in paths in numeric order): what [`diff`] gives for their trees, in a
+/// fraction of the time and memory. Quickest when `b` was made by [`Flat::next`] from `a`.
+pub fn diff_flat(format: &str, a: &Flat, b: &Flat) -> Vec<Change> {
+    let b = match a.aligned(b) {
+        Ok(b) => b,
+        Err(e) => return not_comparable(e),
+    };
+    let (Some(va), Some(vb)) = (read::Value::at(&a.bytes), read::Value::at(&b.bytes)) else {
+        return not_comparable("a damaged flat value".into());
+    };
+    // `b`'s names extend `a`'s: one table serves both.
+    let mut walk = walk::Walk::new(format, &b.names);
+    walk.walk(&mut String::new(), None, va, vb);
+    let mut out = walk.out;
     out.sort_by_cached_key(|c| natural_key(&c.path));
     out
+}
+
+/// The one change reported for models that could not be compared (a sequence over 4 GiB).
+fn not_comparable(why: String) -> Vec<Change> {
+    vec![Change {
+        path: "(model)".into(),
+        kind: ChangeKind::Changed("not comparable".into(), why),
+    }]
 }
 
 /// A sort key that orders digit runs by value (`nodes[9]` before `nodes[10]`).
@@ -206,175 +164,6 @@ fn natural_key(path: &str) -> Vec<(u8, u128, String)> {
         }
     }
     key
-}
-
-fn push_field(path: &mut String, name: &str) {
-    if !path.is_empty() {
-        path.push('.');
-    }
-    path.push_str(name);
-}
-
-fn walk(
-    format: &str,
-    path: &mut String,
-    field_name: Option<&str>,
-    a: &Tree,
-    b: &Tree,
-    out: &mut Vec<Change>,
-) {
-    if a == b {
-        return;
-    }
-    let len = path.len();
-    match (a, b) {
-        (Tree::Map(fa), Tree::Map(fb))
-            if fa.len() == fb.len() && fa.iter().zip(fb.iter()).all(|(x, y)| x.0 == y.0) =>
-        {
-            // The same fields in the same order: the usual case, two records of one struct.
-            for ((k, va), (_, vb)) in fa.iter().zip(fb.iter()) {
-                push_field(path, k);
-                walk(format, path, Some(k), va, vb, out);
-                path.truncate(len);
-            }
-        }
-        (Tree::Map(fa), Tree::Map(fb)) => {
-            // Fields in the first model's order; then those only in the second.
-            let index_b: HashMap<&str, usize> = fb
-                .iter()
-                .enumerate()
-                .map(|(i, (k, _))| (k.as_ref(), i))
-                .collect();
-            let mut seen = vec![false; fb.len()];
-            for (k, va) in fa.iter() {
-                push_field(path, k);
-                match index_b.get(k.as_ref()) {
-                    Some(&i) => {
-                        if let (Some(s), Some((_, vb))) = (seen.get_mut(i), fb.get(i)) {
-                            *s = true;
-                            walk(format, path, Some(k), va, vb, out);
-                        }
-                    }
-                    None => out.push(Change {
-                        path: path.clone(),
-                        kind: ChangeKind::Removed,
-                    }),
-                }
-                path.truncate(len);
-            }
-            for ((k, _), s) in fb.iter().zip(&seen) {
-                if !*s {
-                    push_field(path, k);
-                    out.push(Change {
-                        path: path.clone(),
-                        kind: ChangeKind::Added,
-                    });
-                    path.truncate(len);
-                }
-            }
-        }
-        (Tree::Seq(sa), Tree::Seq(sb))
-            if !(sa.len() <= 16
-                && sb.len() <= 16
-                && sa.iter().chain(sb.iter()).all(Tree::is_plain)) =>
-        {
-            let rule = field_name.and_then(|f| identity(format, f));
-            if let Some(rule) = rule {
-                if seq_by_identity(format, path, rule, sa, sb, out) {
-                    return;
-                }
-            }
-            for (i, (ea, eb)) in sa.iter().zip(sb.iter()).enumerate() {
-                let _ = write!(path, "[{i}]");
-                walk(format, path, None, ea, eb, out);
-                path.truncate(len);
-            }
-            let common = sa.len().min(sb.len());
-            for i in common..sa.len() {
-                out.push(Change {
-                    path: format!("{path}[{i}]"),
-                    kind: ChangeKind::Removed,
-                });
-            }
-            for i in common..sb.len() {
-                out.push(Change {
-                    path: format!("{path}[{i}]"),
-                    kind: ChangeKind::Added,
-                });
-            }
-        }
-        (Tree::Variant(va), Tree::Variant(vb)) if va.0 == vb.0 => {
-            // The variant name adds nothing to the path when both sides agree on it.
-            walk(format, path, field_name, &va.1, &vb.1, out);
-        }
-        _ => out.push(Change {
-            path: if path.is_empty() {
-                "(model)".into()
-            } else {
-                path.clone()
-            },
-            kind: ChangeKind::Changed(show(a), show(b)),
-        }),
-    }
-}
-
-/// Pairs the elements of two sequences by their keys. Returns `false`, having written nothing,
-/// when some element has no key or a key repeats (the caller then pairs by index).
-fn seq_by_identity(
-    format: &str,
-    path: &mut String,
-    rule: Identity,
-    sa: &[Tree],
-    sb: &[Tree],
-    out: &mut Vec<Change>,
-) -> bool {
-    let keys = |s: &[Tree]| -> Option<(Vec<String>, HashMap<String, usize>)> {
-        let list: Vec<String> = s.iter().map(|t| key_of(rule, t)).collect::<Option<_>>()?;
-        let mut map = HashMap::with_capacity(list.len());
-        for (i, k) in list.iter().enumerate() {
-            if map.insert(k.clone(), i).is_some() {
-                return None;
-            }
-        }
-        Some((list, map))
-    };
-    let (Some((ka, _)), Some((kb, mb))) = (keys(sa), keys(sb)) else {
-        return false;
-    };
-    let len = path.len();
-    let mut matched = vec![false; sb.len()];
-    for (k, ea) in ka.iter().zip(sa) {
-        let _ = write!(path, "[{k}]");
-        match mb.get(k) {
-            Some(&j) => {
-                if let (Some(m), Some(eb)) = (matched.get_mut(j), sb.get(j)) {
-                    *m = true;
-                    walk(format, path, None, ea, eb, out);
-                }
-            }
-            None => out.push(Change {
-                path: path.clone(),
-                kind: ChangeKind::Removed,
-            }),
-        }
-        path.truncate(len);
-    }
-    for (k, m) in kb.iter().zip(&matched) {
-        if !*m {
-            out.push(Change {
-                path: format!("{path}[{k}]"),
-                kind: ChangeKind::Added,
-            });
-        }
-    }
-    // The same records in another order is a difference too: the file differs.
-    if ka.len() == kb.len() && matched.iter().all(|m| *m) && ka != kb {
-        out.push(Change {
-            path: path.clone(),
-            kind: ChangeKind::Changed("records in one order".into(), "in another".into()),
-        });
-    }
-    true
 }
 
 #[cfg(test)]

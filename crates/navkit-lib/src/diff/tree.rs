@@ -53,7 +53,7 @@ impl Tree {
 
 /// The error of [`TreeSerializer`].
 #[derive(Debug)]
-struct TreeError(String);
+pub(super) struct TreeError(pub(super) String);
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -279,7 +279,7 @@ impl MapBuilder {
 }
 
 /// A map key as text (numbers and strings; serde_json accepts the same).
-fn key_text(t: Tree) -> Result<Cow<'static, str>, TreeError> {
+pub(super) fn key_text(t: Tree) -> Result<Cow<'static, str>, TreeError> {
     Ok(Cow::Owned(match t {
         Tree::Str(s) => s.into(),
         Tree::Int(v) => v.to_string(),

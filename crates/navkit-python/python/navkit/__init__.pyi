@@ -150,6 +150,11 @@ class Navmesh:
     def islands(self, *, walk_only: bool = False) -> List[npt.NDArray[np.int64]]:
         """The connected components, largest first, as arrays of cell indices."""
 
+def build(
+    format: str, vertices: npt.ArrayLike, triangles: npt.ArrayLike
+) -> Tuple[Navmesh, List[str]]:
+    """A new navmesh of ``format`` from a triangle mesh, and the builder's warnings."""
+
 def kind_colour(kind: int) -> Tuple[int, int, int]:
     """The ``(r, g, b)`` colour (0-255) of attribute kind ``kind`` in ``render`` and ``export``."""
 

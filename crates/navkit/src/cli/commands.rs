@@ -301,16 +301,21 @@ pub(super) fn diff(
         Failure::Input(msg) => Failure::Usage(msg),
         other => other,
     };
-    let tree = |path: &Path| -> Result<(&'static dyn AnyFormat, crate::diff::Tree), Failure> {
+    // One model at a time: each is dropped once its flat form is made, the second numbered
+    // as the first so that equal records compare as equal bytes.
+    let flat = |path: &Path,
+                previous: Option<&crate::diff::Flat>|
+     -> Result<(&'static dyn AnyFormat, crate::diff::Flat), Failure> {
         let bytes = read(path).map_err(trouble)?;
         let format = detect_or_fail(forced, path, &bytes).map_err(trouble)?;
-        let tree = format
-            .model_tree(&bytes)
-            .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-        Ok((format, tree))
+        let unreadable = |e| Failure::Usage(format!("{}: {e}", path.display()));
+        let model = format.open(&bytes).map_err(unreadable)?;
+        drop(bytes);
+        let flat = model.model_flat(previous).map_err(unreadable)?;
+        Ok((format, flat))
     };
-    let (fa, ta) = tree(a)?;
-    let (fb, tb) = tree(b)?;
+    let (fa, ta) = flat(a, None)?;
+    let (fb, tb) = flat(b, Some(&ta))?;
     if fa.name() != fb.name() {
         return Err(Failure::Usage(format!(
             "{} is {} and {} is {}: diff compares two files of one format",
@@ -320,7 +325,7 @@ pub(super) fn diff(
             fb.name()
         )));
     }
-    let changes = crate::diff::diff(fa.name(), &ta, &tb);
+    let changes = crate::diff::diff_flat(fa.name(), &ta, &tb);
     drop((ta, tb));
     if json {
         let list: Vec<serde_json::Value> = changes

@@ -12,7 +12,9 @@
 use core::fmt;
 use std::sync::OnceLock;
 
-use super::zlib::{deflate, detect_level, inflate};
+#[cfg(feature = "arbitrary")]
+use super::zlib::deflate;
+use super::zlib::{detect_level, inflate};
 
 /// The zlib level a changed record is recompressed at when no level reproduces its stored stream
 /// and no other record's level is known: level 9, which reproduces every compressed record of
