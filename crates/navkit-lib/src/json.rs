@@ -43,7 +43,7 @@ impl<M: Serialize> Serialize for WithPositions<'_, M> {
         if self.lists.is_empty() {
             return self.model.serialize(ser);
         }
-        let track = crate::positions::Track::new(self.lists);
+        let track = std::cell::RefCell::new(crate::positions::Track::new(self.lists));
         self.model
             .serialize(crate::positions::Tracked::new(ser, &track))
     }

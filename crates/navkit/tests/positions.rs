@@ -15,7 +15,6 @@ use navkit::registry::{self, AnyFormat};
 use serde_json::Value;
 
 mod common;
-use common::{navkit, s, stderr, temp};
 
 /// The document of `bytes` as a tree.
 fn document(format: &dyn AnyFormat, bytes: &[u8]) -> Value {
@@ -181,7 +180,7 @@ fn delete_one(
                 || path.starts_with(&format!("{record}["))
                 || dropped
                     .iter()
-                    .any(|d| path == d || path.starts_with(&format!("{d}.")))
+                    .any(|d| path == d.as_str() || path.starts_with(&format!("{d}.")))
         };
         let before = named(doc, refs, &gone);
         let (errors_after, after) = match errors(format, &edited) {

@@ -89,6 +89,33 @@ impl<'t> Plan<'t> {
     }
 }
 
+/// Every instance of `plan`'s list in `model`: the concrete path of its scope (the prefix the
+/// list shares with its references) and of the list itself. A scope holding no list, or more
+/// than one, has no instance.
+fn instances(model: &Value, plan: &Plan<'_>) -> Vec<(Vec<Seg>, Vec<Seg>)> {
+    let mut scopes = Vec::new();
+    path::find(
+        model,
+        plan.steps.get(..plan.scope).unwrap_or_default(),
+        &mut Vec::new(),
+        &mut scopes,
+    );
+    let rest = plan.steps.get(plan.scope..).unwrap_or_default();
+    let mut out = Vec::new();
+    for scope in scopes {
+        let Some(at) = path::get(model, &scope) else {
+            continue;
+        };
+        let mut lists = Vec::new();
+        path::find(at, rest, &mut scope.clone(), &mut lists);
+        if let [list] = lists.as_slice() {
+            let list = list.clone();
+            out.push((scope, list));
+        }
+    }
+    out
+}
+
 /// Renumbers every reference of `model` (the model's JSON) after its position lists were
 /// edited, by the `"#"` of their records, and takes the `"#"` keys out. Returns one line per
 /// reference set dangling ([`Missing::Dangle`]).
@@ -101,24 +128,8 @@ pub fn renumber(
     // Every instance's old-to-new map first, from the document as it stands.
     let mut work = Vec::new();
     for plan in &plans {
-        let mut scopes = Vec::new();
-        path::find(
-            model,
-            plan.steps.get(..plan.scope).unwrap_or_default(),
-            &mut Vec::new(),
-            &mut scopes,
-        );
-        for scope in scopes {
-            let Some(at) = path::get(model, &scope) else {
-                continue;
-            };
-            let mut lists = Vec::new();
-            let rest = plan.steps.get(plan.scope..).unwrap_or_default();
-            path::find(at, rest, &mut scope.clone(), &mut lists);
-            let [list] = lists.as_slice() else {
-                continue;
-            };
-            if let Some(instance) = positions_of(model, list, scope)? {
+        for (scope, list) in instances(model, plan) {
+            if let Some(instance) = positions_of(model, &list, scope)? {
                 work.push((plan, instance));
             }
         }
@@ -411,21 +422,8 @@ where
 pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> {
     let mut out = Vec::new();
     for plan in lists.iter().map(Plan::new) {
-        let mut scopes = Vec::new();
-        path::find(
-            model,
-            plan.steps.get(..plan.scope).unwrap_or_default(),
-            &mut Vec::new(),
-            &mut scopes,
-        );
-        for scope in scopes {
+        for (scope, list) in instances(model, &plan) {
             let Some(at) = path::get(model, &scope) else {
-                continue;
-            };
-            let mut found = Vec::new();
-            let rest = plan.steps.get(plan.scope..).unwrap_or_default();
-            path::find(at, rest, &mut scope.clone(), &mut found);
-            let [list] = found.as_slice() else {
                 continue;
             };
             let mut refs = Vec::new();
@@ -444,7 +442,7 @@ pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> 
                 }
             }
             out.push(ListReferences {
-                list: Shown(list).to_string(),
+                list: Shown(&list).to_string(),
                 noun: plan.list.noun,
                 refs,
             });

@@ -56,6 +56,34 @@ impl fmt::Display for Shown<'_> {
     }
 }
 
+/// The list patterns of a format and the concrete path being walked: what the streaming
+/// pre-scan ([`super::scan`]) and the writer ([`super::write`]) both track.
+pub(crate) struct Cursor {
+    lists: Vec<Vec<Step>>,
+    /// The path of the value being walked, relative to the model.
+    pub(crate) path: Vec<Seg>,
+}
+
+impl Cursor {
+    /// A walk of the lists `lists` (patterns relative to the model), at the model.
+    pub(crate) fn new(lists: &[nav_core::positions::PositionList]) -> Self {
+        Cursor {
+            lists: lists.iter().map(|l| parse(l.list)).collect(),
+            path: Vec::new(),
+        }
+    }
+
+    /// Whether some list pattern can still match below the current path.
+    pub(crate) fn viable(&self) -> bool {
+        self.lists.iter().any(|l| matches(l, &self.path, true))
+    }
+
+    /// Whether the current path is a list.
+    pub(crate) fn is_list(&self) -> bool {
+        self.lists.iter().any(|l| matches(l, &self.path, false))
+    }
+}
+
 /// The steps of `pattern` (`a[*].b`, `**.navmesh.triangles`, `grid.cells[*][*]`, `a[*].b[0]`).
 pub(crate) fn parse(pattern: &'static str) -> Vec<Step> {
     let mut steps = Vec::new();

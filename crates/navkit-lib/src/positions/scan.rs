@@ -10,7 +10,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde::{Deserialize, Deserializer};
 
 use super::KEY;
-use super::path::{self, Seg, Step};
+use super::path::{Cursor, Seg};
 
 /// Whether the document `bytes` holds a record of one of `lists` whose `"#"` is not its
 /// position (or not a number). A document that is not JSON answers `false`: reading it then
@@ -20,8 +20,7 @@ pub(crate) fn needs_renumbering(bytes: &[u8], lists: &[nav_core::positions::Posi
         return false;
     }
     let mut state = State {
-        lists: lists.iter().map(|l| path::parse(l.list)).collect(),
-        path: Vec::new(),
+        walk: Cursor::new(lists),
         found: false,
     };
     let mut de = serde_json::Deserializer::from_slice(bytes);
@@ -31,23 +30,8 @@ pub(crate) fn needs_renumbering(bytes: &[u8], lists: &[nav_core::positions::Posi
 }
 
 struct State {
-    lists: Vec<Vec<Step>>,
-    path: Vec<Seg>,
+    walk: Cursor,
     found: bool,
-}
-
-impl State {
-    fn viable(&self) -> bool {
-        self.lists
-            .iter()
-            .any(|l| path::matches(l, &self.path, true))
-    }
-
-    fn is_list(&self) -> bool {
-        self.lists
-            .iter()
-            .any(|l| path::matches(l, &self.path, false))
-    }
 }
 
 /// The top-level object: its `"model"` is walked, the rest skipped.
@@ -95,7 +79,7 @@ impl<'de> DeserializeSeed<'de> for Walk<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        let viable = self.st.viable();
+        let viable = self.st.walk.viable();
         if !viable && self.record.is_none() {
             return IgnoredAny::deserialize(d).map(|_| ());
         }
@@ -118,14 +102,14 @@ impl<'de> DeserializeSeed<'de> for Element<'_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        self.st.path.push(Seg::Index(self.index));
+        self.st.walk.path.push(Seg::Index(self.index));
         let record = self.record.then_some(self.index);
         let out = Walk {
             st: &mut *self.st,
             record,
         }
         .deserialize(d);
-        self.st.path.pop();
+        self.st.walk.path.pop();
         out
     }
 }
@@ -175,12 +159,12 @@ impl<'de> Visitor<'de> for WalkVisitor<'_> {
                     return Err(de::Error::custom("a record moved"));
                 }
             } else if self.viable {
-                self.st.path.push(Seg::Owned(key));
+                self.st.walk.path.push(Seg::Owned(key));
                 let out = map.next_value_seed(Walk {
                     st: &mut *self.st,
                     record: None,
                 });
-                self.st.path.pop();
+                self.st.walk.path.pop();
                 out?;
             } else {
                 map.next_value::<IgnoredAny>()?;
@@ -194,7 +178,7 @@ impl<'de> Visitor<'de> for WalkVisitor<'_> {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             return Ok(());
         }
-        let record = self.st.is_list();
+        let record = self.st.walk.is_list();
         let mut index = 0;
         while seq
             .next_element_seed(Element {

@@ -14,35 +14,10 @@ use serde::ser::{
 };
 
 use super::KEY;
-use super::path::{self, Seg, Step};
+use super::path::{Cursor, Seg};
 
 /// The list patterns and the path being written.
-pub(crate) struct Track {
-    lists: Vec<Vec<Step>>,
-    path: Vec<Seg>,
-}
-
-impl Track {
-    /// A tracker of the lists `lists` (patterns relative to the model), at the model.
-    pub(crate) fn new(lists: &[nav_core::positions::PositionList]) -> RefCell<Self> {
-        RefCell::new(Track {
-            lists: lists.iter().map(|l| path::parse(l.list)).collect(),
-            path: Vec::new(),
-        })
-    }
-
-    fn viable(&self) -> bool {
-        self.lists
-            .iter()
-            .any(|l| path::matches(l, &self.path, true))
-    }
-
-    fn is_list(&self) -> bool {
-        self.lists
-            .iter()
-            .any(|l| path::matches(l, &self.path, false))
-    }
-}
+pub(crate) type Track = Cursor;
 
 /// The serializer `ser`, writing `"#"` into the records of the tracked lists.
 pub(crate) struct Tracked<'t, S> {
