@@ -142,7 +142,10 @@ fn delete_one(
                 .find(|r| shape_matches(r.path, path))
                 .unwrap();
             if reference.count.is_some() {
-                continue;
+                // A run starting here would start at the next record afterwards, naming
+                // other content by its first position: delete another record instead.
+                ok = false;
+                break;
             }
             if let Some(none) = reference.none.first() {
                 *edited.pointer_mut(&pointer(path)).unwrap() = Value::from(*none);
@@ -167,6 +170,13 @@ fn delete_one(
                 .unwrap()
                 .remove(index);
         }
+        // What the references name once those into record k are set to none or dropped,
+        // before the record itself goes: the contents then blank the same fields.
+        let refs_nulled = positions::references(&edited["model"], table)
+            .into_iter()
+            .find(|r| r.list == refs.list)
+            .unwrap();
+        let nulled = edited.clone();
         let record = format!("{}[{k}]", refs.list);
         edited
             .pointer_mut(&pointer(&refs.list))
@@ -178,11 +188,8 @@ fn delete_one(
             at == k_i64
                 || path.starts_with(&format!("{record}."))
                 || path.starts_with(&format!("{record}["))
-                || dropped
-                    .iter()
-                    .any(|d| path == d.as_str() || path.starts_with(&format!("{d}.")))
         };
-        let before = named(doc, refs, &gone);
+        let before = named(&nulled, &refs_nulled, &gone);
         let (errors_after, after) = match errors(format, &edited) {
             Ok(x) => x,
             Err(e) => panic!("{file}: {record} deleted: {e}"),
