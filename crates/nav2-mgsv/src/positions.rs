@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `data_chunks[*].navigation_graph.edges` | the chunk's `navigation_graph.nodes[*].inside_links[*].edge_index` |
 //! | `data_chunks[*].segment_graph.nodes` | the chunk's `segment_graph.nodes[*].inside_links[*].node_index` |
-//! | `island_graphs[*].nodes` | the graph's `nodes[*].inside_links[*].node_index` |
+//! | `island_graphs[i].nodes` (i = 0, 1, 2) | the graph's `nodes[*].inside_links[*].node_index`, and entry i of every chunk's `segment_graph.nodes[*].island_graph_node_indices` (0xFFFF: none) |
 //!
 //! Not renumbered, because they are not plain positions in one list: navigation-graph nodes,
 //! meshes and positions are named segment-locally (a segment's base plus a `u8`, as an edge's
@@ -35,10 +35,30 @@ pub static POSITION_LISTS: &[PositionList] = &[
         )],
     },
     PositionList {
-        list: "island_graphs[*].nodes",
+        list: "island_graphs[0].nodes",
         noun: "island-graph node",
-        refs: &[Reference::new(
-            "island_graphs[*].nodes[*].inside_links[*].node_index",
-        )],
+        refs: &[
+            Reference::new("island_graphs[0].nodes[*].inside_links[*].node_index"),
+            Reference::new("data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[0]")
+                .none(&[0xFFFF]),
+        ],
+    },
+    PositionList {
+        list: "island_graphs[1].nodes",
+        noun: "island-graph node",
+        refs: &[
+            Reference::new("island_graphs[1].nodes[*].inside_links[*].node_index"),
+            Reference::new("data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[1]")
+                .none(&[0xFFFF]),
+        ],
+    },
+    PositionList {
+        list: "island_graphs[2].nodes",
+        noun: "island-graph node",
+        refs: &[
+            Reference::new("island_graphs[2].nodes[*].inside_links[*].node_index"),
+            Reference::new("data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[2]")
+                .none(&[0xFFFF]),
+        ],
     },
 ];
