@@ -18,6 +18,30 @@
 
 use nav_core::positions::{PositionList, Reference};
 
+/// The position list of island graph `$i`: its nodes, named by the graph's inside links and
+/// by entry `$i` of every segment-graph node's island-graph node indices.
+macro_rules! island_graph {
+    ($i:literal) => {
+        PositionList {
+            list: concat!("island_graphs[", $i, "].nodes"),
+            noun: "island-graph node",
+            refs: &[
+                Reference::new(concat!(
+                    "island_graphs[",
+                    $i,
+                    "].nodes[*].inside_links[*].node_index"
+                )),
+                Reference::new(concat!(
+                    "data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[",
+                    $i,
+                    "]"
+                ))
+                .none(&[0xFFFF]),
+            ],
+        }
+    };
+}
+
 /// The position lists of a Fox Engine `.nav2` file.
 pub static POSITION_LISTS: &[PositionList] = &[
     PositionList {
@@ -34,31 +58,7 @@ pub static POSITION_LISTS: &[PositionList] = &[
             "data_chunks[*].segment_graph.nodes[*].inside_links[*].node_index",
         )],
     },
-    PositionList {
-        list: "island_graphs[0].nodes",
-        noun: "island-graph node",
-        refs: &[
-            Reference::new("island_graphs[0].nodes[*].inside_links[*].node_index"),
-            Reference::new("data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[0]")
-                .none(&[0xFFFF]),
-        ],
-    },
-    PositionList {
-        list: "island_graphs[1].nodes",
-        noun: "island-graph node",
-        refs: &[
-            Reference::new("island_graphs[1].nodes[*].inside_links[*].node_index"),
-            Reference::new("data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[1]")
-                .none(&[0xFFFF]),
-        ],
-    },
-    PositionList {
-        list: "island_graphs[2].nodes",
-        noun: "island-graph node",
-        refs: &[
-            Reference::new("island_graphs[2].nodes[*].inside_links[*].node_index"),
-            Reference::new("data_chunks[*].segment_graph.nodes[*].island_graph_node_indices[2]")
-                .none(&[0xFFFF]),
-        ],
-    },
+    island_graph!("0"),
+    island_graph!("1"),
+    island_graph!("2"),
 ];
