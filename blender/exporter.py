@@ -4,8 +4,11 @@ An object the importer made remembers its source file. Export reads that file ag
 that it has not changed since the import (its sha256), and puts the object's mesh back onto it
 through navkit's ``apply``: moved vertices move, deleted faces delete their cell, new faces
 become new cells, changed face attributes (named as the file's fields) are set; everything the
-mesh does not show is kept, so an unedited import gives the original bytes. The objects of a
-Skyrim plugin's navmeshes are applied each to its own navmesh. A mesh that did not come from a
+mesh does not show is kept, so an unedited import gives the original bytes. A graph object
+(Quake's nodes and links) goes back through ``apply_graph``: moved vertices move their nodes;
+adding or deleting nodes or links is refused (the JSON is the place for that). A graph drawn
+from a navmesh's polygons (Fox Engine, Source) is not written back on its own: its polygons are
+what to edit. The objects of a Skyrim plugin's navmeshes are applied each to its own navmesh. A mesh that did not come from a
 navkit import is built as a new file of the format chosen in the options. After writing, the
 file is validated and the findings go to Blender's report.
 """
@@ -28,9 +31,10 @@ class ExportRefused(Exception):
     """What stops an export, in words for the user."""
 
 
-def navkit_objects(objects):
-    """The mesh objects among ``objects`` that a navkit import made."""
-    return [o for o in objects if o.type == "MESH" and o.get(importer.PROP_ROLE) == "mesh"]
+def navkit_objects(objects, role="mesh"):
+    """The objects among ``objects`` that a navkit import made in ``role`` (``mesh`` for a
+    navmesh's polygons, ``graph`` for its nodes and links)."""
+    return [o for o in objects if o.type == "MESH" and o.get(importer.PROP_ROLE) == role]
 
 
 def face_attributes(obj, names):
@@ -51,9 +55,30 @@ def apply_object(obj, nav):
     return nav.apply(vertices, offsets, indices, attributes)
 
 
+def apply_graph_object(obj, nav, alone):
+    """Puts ``obj``'s vertices (the nodes, in import order) and edges (the links) onto ``nav``;
+    the change lines. ``alone``: no polygon object of the file is written back with it."""
+    if alone and len(nav.polygons[0]) > 1:
+        raise ExportRefused(
+            f"{obj.name}: the nodes of this graph derive from the navmesh's polygons (Fox "
+            "Engine, Source, Skyrim), so it is not written back on its own: select the "
+            "navmesh's polygon object and edit that"
+        )
+    co, _, _ = mesh_io.read_mesh(obj.data, obj.matrix_world)
+    nodes = mesh_io.from_blender(co, nav.up)
+    return nav.apply_graph(nodes, mesh_io.read_edges(obj.data))
+
+
+def apply_any(obj, nav, alone):
+    """``obj`` (a polygon or a graph object) put onto ``nav``; the change lines."""
+    if obj.get(importer.PROP_ROLE) == "graph":
+        return apply_graph_object(obj, nav, alone)
+    return apply_object(obj, nav)
+
+
 def write_back(objects, filepath, force=False):
-    """Writes ``objects`` (all imported from one file) back onto that file, saved as
-    ``filepath``; returns ``(change lines, findings)``."""
+    """Writes ``objects`` (polygon and graph objects, all imported from one file) back onto
+    that file, saved as ``filepath``; returns ``(change lines, findings)``."""
     import navkit
 
     sources = {o[importer.PROP_SOURCE] for o in objects}
@@ -72,24 +97,30 @@ def write_back(objects, filepath, force=False):
             "apply the edit to the file as it is now"
         )
     nav = navkit.open(source)
+    # The source's own errors: an export that keeps them did not make them.
+    known = {(f.path, f.message) for f in nav.validate() if f.severity == "error"}
+    # Graphs first, matched against the file as imported: a polygon edit moves what some
+    # formats draw their graph from.
+    meshes = navkit_objects(objects)
+    alone = not meshes
     parts = None
     lines = []
-    for obj in objects:
+    for obj in navkit_objects(objects, "graph") + meshes:
         part = obj.get(importer.PROP_PART)
         if part is None:
-            lines += apply_object(obj, nav)
+            lines += apply_any(obj, nav, alone)
             continue
         if parts is None:
             parts = nav.parts()
         target = parts.get(part)
         if target is None:
             raise ExportRefused(f"{source} holds no navmesh {part} any more")
-        changed = apply_object(obj, target)
+        changed = apply_any(obj, target, alone)
         if changed:
             nav.replace(part, target)
             lines += [f"{part}: {line}" for line in changed]
     nav.save(filepath)
-    return lines, nav.validate()
+    return lines, nav.validate(), known
 
 
 def build_new(obj, filepath, format):
@@ -113,12 +144,20 @@ def build_new(obj, filepath, format):
     return warnings, nav.validate()
 
 
-def report_findings(operator, findings):
-    errors = [f for f in findings if f.severity == "error"]
+def report_findings(operator, findings, known=frozenset()):
+    """Puts ``findings`` into Blender's report: errors as errors, except those in ``known``
+    (``(path, message)`` of errors the source file already had), which are warnings saying so.
+    Returns the new errors and the number of known ones."""
+    errors = [f for f in findings if f.severity == "error" and (f.path, f.message) not in known]
+    kept = sum(1 for f in findings if f.severity == "error" and (f.path, f.message) in known)
     for f in findings[:20]:
-        kind = "ERROR" if f.severity == "error" else "WARNING"
-        operator.report({kind}, f"validate: {f.path}: {f.message}")
-    return errors
+        if f.severity == "error" and (f.path, f.message) not in known:
+            operator.report({"ERROR"}, f"validate: {f.path}: {f.message}")
+        elif f.severity == "error":
+            operator.report({"WARNING"}, f"validate (already in the source): {f.path}: {f.message}")
+        else:
+            operator.report({"WARNING"}, f"validate: {f.path}: {f.message}")
+    return errors, kept
 
 
 class ExportNavkit(bpy.types.Operator, ExportHelper):
@@ -148,15 +187,11 @@ class ExportNavkit(bpy.types.Operator, ExportHelper):
         import navkit
 
         chosen = context.selected_objects or ([context.active_object] if context.active_object else [])
-        imported = navkit_objects(chosen)
+        imported = navkit_objects(chosen) + navkit_objects(chosen, "graph")
         try:
-            if not imported and any(o.get(importer.PROP_SOURCE) for o in chosen):
-                raise ExportRefused(
-                    "only navkit graphs are selected (Quake nodes, Fox Engine graphs): writing "
-                    "graph edits back is not supported yet; select the navmesh's polygon object"
-                )
+            known = frozenset()
             if imported:
-                lines, findings = write_back(imported, self.filepath, self.force)
+                lines, findings, known = write_back(imported, self.filepath, self.force)
                 summary = f"navkit: {len(lines)} changes applied"
             else:
                 meshes = [o for o in chosen if o.type == "MESH"]
@@ -169,9 +204,10 @@ class ExportNavkit(bpy.types.Operator, ExportHelper):
             return {"CANCELLED"}
         for line in lines[:50]:
             self.report({"INFO"}, line)
-        errors = report_findings(self, findings)
+        errors, kept = report_findings(self, findings, known)
         context.scene["navkit_last_export"] = self.filepath
-        self.report({"INFO"}, f"{summary}; wrote {self.filepath}; validate: {len(errors)} errors")
+        also = f" ({kept} more already in the source)" if kept else ""
+        self.report({"INFO"}, f"{summary}; wrote {self.filepath}; validate: {len(errors)} errors{also}")
         return {"FINISHED"}
 
 
@@ -200,7 +236,7 @@ class FixNavkit(bpy.types.Operator):
             return {"CANCELLED"}
         for line in lines[:50]:
             self.report({"INFO"}, line)
-        errors = report_findings(self, nav.validate())
+        errors, _ = report_findings(self, nav.validate())
         self.report({"INFO"}, f"navkit fix: {len(lines)} changes; validate: {len(errors)} errors")
         return {"FINISHED"}
 

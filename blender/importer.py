@@ -111,7 +111,39 @@ def graph_object(nav, name):
     pairs = np.sort(links, axis=1)
     pairs = np.unique(pairs[pairs[:, 0] != pairs[:, 1]], axis=0)
     mesh = mesh_io.new_mesh(bpy, name, mesh_io.to_blender(nodes, nav.up), edges=pairs)
-    return bpy.data.objects.new(name, mesh)
+    graph_attributes(nav, mesh, nodes, links, pairs)
+    obj = bpy.data.objects.new(name, mesh)
+    obj["navkit_kinds"] = list(nav.kinds)
+    return obj
+
+
+def graph_attributes(nav, mesh, nodes, links, pairs):
+    """The graph's attributes on its mesh: per vertex ``node_kind`` (an index into the object's
+    ``navkit_kinds``) and ``radius`` (NaN where the file gives none); per edge ``link_kind``
+    and ``link_kind_back``, the kind of the link from the lower-numbered node to the higher
+    and back (-1 where there is no link that way)."""
+    mesh_io.set_attribute(mesh, "node_kind", "POINT", nav.node_kinds.astype(np.int64))
+    cells = nav.cells
+    radius = np.full(len(nodes), np.nan, dtype=np.float32)
+    # The navigation's node cells carry the radius: where they are these nodes, in this order.
+    if len(cells["radius"]) == len(nodes) and np.array_equal(cells["centre"], nodes, equal_nan=True):
+        radius = cells["radius"].astype(np.float32)
+    mesh_io.set_attribute(mesh, "radius", "POINT", radius)
+    if len(pairs) == 0:
+        return
+    kinds = nav.link_kinds.astype(np.int64)
+    row = {(int(a), int(b)): k for k, (a, b) in enumerate(pairs.tolist())}
+    forward = np.full(len(pairs), -1, dtype=np.int64)
+    back = np.full(len(pairs), -1, dtype=np.int64)
+    for (a, b), kind in zip(links.tolist(), kinds.tolist()):
+        if a == b:
+            continue
+        k = row[(min(a, b), max(a, b))]
+        side = forward if a < b else back
+        if side[k] < 0:
+            side[k] = kind
+    mesh_io.set_attribute(mesh, "link_kind", "EDGE", forward)
+    mesh_io.set_attribute(mesh, "link_kind_back", "EDGE", back)
 
 
 def import_navmesh(navkit, nav, name, collection, source, part=None, graph=True):

@@ -124,3 +124,10 @@ def read_mesh(mesh, matrix=None):
     gather = np.repeat(starts.astype(np.int64) - offsets[:-1], totals) + np.arange(offsets[-1])
     indices = loops[gather]
     return co, offsets, indices.astype(np.uint32)
+
+
+def read_edges(mesh):
+    """A Blender mesh's edges as ``(M, 2)`` int64 vertex index pairs."""
+    pairs = np.empty(len(mesh.edges) * 2, dtype=np.int32)
+    mesh.edges.foreach_get("vertices", pairs)
+    return pairs.reshape(-1, 2).astype(np.int64)

@@ -1,5 +1,9 @@
 """The navkit tab of the 3D view's side panel (N): the active object's source, the active
-face's record and attribute values, Export, Fix, and Find Path between two selected faces."""
+face's record and attribute values with each flag bit the format names as a checkbox (the
+``navkit.set_flag`` operator), Export, Fix, and Find Path between two selected faces.
+
+The bit names come from the navkit package (``navkit.formats()``' ``attribute_bits``, which the
+format crates define), so the panel has no table of its own."""
 
 import bmesh
 import bpy
@@ -14,9 +18,35 @@ def active_face(obj):
     if obj.mode == "EDIT":
         bm = bmesh.from_edit_mesh(mesh)
         face = bm.faces.active or next((f for f in bm.faces if f.select), None)
-        return None if face is None else face.index
+        if face is None:
+            return None
+        if face.index < 0:  # a face added in this edit session: number them as they lie
+            bm.faces.index_update()
+        return face.index
     index = mesh.polygons.active
     return index if 0 <= index < len(mesh.polygons) else None
+
+
+_BITS = {}
+
+
+def named_bits(format_name):
+    """``{attribute: [(mask, name), ...]}`` (masks ascending) of the format named, from the
+    package's table; read once."""
+    if not _BITS:
+        import navkit
+
+        for f in navkit.formats():
+            tables = f.get("attribute_bits", {})
+            _BITS[f["name"]] = {a: sorted((m, n) for n, m in bits.items()) for a, bits in tables.items()}
+    return _BITS.get(format_name, {})
+
+
+def as_int32(value):
+    """An unsigned 32-bit value as the signed integer Blender's INT attributes and properties
+    hold (the same low 32 bits)."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
 
 
 def face_values(obj, face):
@@ -60,14 +90,92 @@ class NAVKIT_PT_panel(bpy.types.Panel):
             else:
                 col = layout.column(align=True)
                 col.label(text=f"face {face}")
+                tables = named_bits(obj.get(importer.PROP_FORMAT))
                 for name, value in face_values(obj, face):
-                    raw = value & 0xFFFFFFFF
-                    bits = [str(b) for b in range(32) if raw >> b & 1]
-                    col.label(text=f"{name}: {raw} (bits {', '.join(bits) or 'none'})")
+                    draw_value(col, name, value & 0xFFFFFFFF, tables.get(name))
         row = layout.row(align=True)
         row.operator("export_scene.navkit", text="Export...")
         row.operator("navkit.fix", text="Fix")
         layout.operator("navkit.find_path", text="Find Path (2 selected faces)")
+
+
+def draw_value(col, name, raw, bits):
+    """One face attribute: its value, and for a flag attribute one checkbox per named bit (the
+    ``navkit.set_flag`` operator) and the set bits the format does not name as a number."""
+    col.label(text=f"{name}: {raw}" if not bits else f"{name}: {raw:#x}")
+    if not bits:
+        return
+    box = col.box().column(align=True)
+    named = 0
+    for mask, bit_name in bits:
+        named |= mask
+        on = raw & mask == mask
+        op = box.operator(
+            SetFlagNavkit.bl_idname,
+            text=bit_name,
+            icon="CHECKBOX_HLT" if on else "CHECKBOX_DEHLT",
+            emboss=False,
+        )
+        op.attribute = name
+        op.mask = as_int32(mask)
+        op.value = not on
+    other = raw & ~named & 0xFFFFFFFF
+    if other:
+        box.label(text=f"other bits: {other:#x}")
+
+
+class SetFlagNavkit(bpy.types.Operator):
+    """Set or clear flag bits in a face's integer attribute (the active face by default)"""
+
+    bl_idname = "navkit.set_flag"
+    bl_label = "Set navkit flag"
+    bl_options = {"REGISTER", "UNDO"}
+
+    attribute: bpy.props.StringProperty(name="Attribute", description="The face attribute")
+    mask: bpy.props.IntProperty(name="Mask", description="The bits (32-bit, as a signed integer)")
+    value: bpy.props.BoolProperty(name="Set", description="Set the bits (else clear them)")
+    face: bpy.props.IntProperty(name="Face", description="The face, -1 for the active one", default=-1)
+
+    @classmethod
+    def poll(cls, context):
+        obj = context.active_object
+        return obj is not None and obj.type == "MESH"
+
+    def execute(self, context):
+        obj = context.active_object
+        face = self.face if self.face >= 0 else active_face(obj)
+        mask = self.mask & 0xFFFFFFFF
+        if face is None or not mask:
+            self.report({"ERROR"}, "no active face" if face is None else "no bit to set")
+            return {"CANCELLED"}
+
+        def update(old):
+            new = old | mask if self.value else old & ~mask
+            return as_int32(new)
+
+        mesh = obj.data
+        if obj.mode == "EDIT":
+            bm = bmesh.from_edit_mesh(mesh)
+            layer = bm.faces.layers.int.get(self.attribute)
+            if layer is None or face >= len(bm.faces):
+                return self.missing(face)
+            bm.faces.ensure_lookup_table()
+            target = bm.faces[face]
+            target[layer] = update(target[layer])
+            bmesh.update_edit_mesh(mesh, loop_triangles=False, destructive=False)
+        else:
+            attr = mesh.attributes.get(self.attribute)
+            if attr is None or attr.domain != "FACE" or attr.data_type != "INT" or face >= len(attr.data):
+                return self.missing(face)
+            attr.data[face].value = update(attr.data[face].value)
+            mesh.update()
+        for area in context.screen.areas if context.screen else ():
+            area.tag_redraw()
+        return {"FINISHED"}
+
+    def missing(self, face):
+        self.report({"ERROR"}, f"face {face} has no integer attribute {self.attribute!r}")
+        return {"CANCELLED"}
 
 
 def selected_face_centres(obj):
@@ -125,4 +233,4 @@ class FindPathNavkit(bpy.types.Operator):
         return {"FINISHED"}
 
 
-CLASSES = (NAVKIT_PT_panel, FindPathNavkit)
+CLASSES = (NAVKIT_PT_panel, SetFlagNavkit, FindPathNavkit)

@@ -1,4 +1,4 @@
-"""Renders a navmesh imported by the navkit Blender add-on, headless, into a PNG.
+"""Renders a navmesh imported by the navkit Blender add-on, headless, into a PNG or JPEG.
 
 Run with the Python of a virtualenv that has ``bpy`` 4.5 and the navkit wheel (``cargo xtask
 test`` makes ``target/venv-bpy``):
@@ -107,7 +107,11 @@ def main():
         scene.render.engine = "BLENDER_WORKBENCH"
         scene.display.shading.color_type = "MATERIAL"
         scene.display.shading.light = "STUDIO"
-    scene.render.image_settings.file_format = "PNG"
+    # A .jpg keeps the picture small (Cycles' grain makes PNGs large); anything else is a PNG.
+    jpeg = args.out.lower().endswith((".jpg", ".jpeg"))
+    scene.render.image_settings.file_format = "JPEG" if jpeg else "PNG"
+    if jpeg:
+        scene.render.image_settings.quality = 85
     scene.render.filepath = str(pathlib.Path(args.out).resolve())
     bpy.ops.render.render(write_still=True)
     print(f"{args.out}: {args.size}x{scene.render.resolution_y}, {len(made)} objects")

@@ -9,14 +9,12 @@ target/debug/navkit.
 import importlib.util
 import os
 import pathlib
-import subprocess
 import sys
 
 import bpy
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-REQUIRED = os.environ.get("NAVKIT_REQUIRE_CORPUS") == "1"
 
 
 def load_addon():
@@ -47,46 +45,23 @@ def scene(addon):
     return bpy.context.scene
 
 
-def corpus_dir():
-    env = os.environ.get("NAVKIT_CORPUS")
-    path = pathlib.Path(env) if env else ROOT.parent / "shared" / "corpus"
-    return path if path.is_dir() else None
+# The corpus, the navkit binary and the loud-skip rule are the Python package's test helpers,
+# shared rather than written twice.
+_spec = importlib.util.spec_from_file_location(
+    "navkit_python_test_helpers", ROOT / "crates" / "navkit-python" / "tests" / "conftest.py"
+)
+_helpers = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_helpers)
+corpus_dir = _helpers.corpus_dir
+corpus_files = _helpers.corpus_files
+navkit_bin = _helpers.navkit_bin
+cli = _helpers.cli
 
 
 def need_corpus():
-    if corpus_dir() is None:
-        message = "no corpus (set NAVKIT_CORPUS or put it at ../shared/corpus)"
-        if REQUIRED:
-            pytest.fail("NAVKIT_REQUIRE_CORPUS=1 but " + message)
-        pytest.skip(message)
+    """The corpus folder; skips loudly without one, or fails when CI requires one."""
+    _helpers.need_corpus()
     return corpus_dir()
-
-
-def navkit_bin():
-    env = os.environ.get("NAVKIT_BIN")
-    path = pathlib.Path(env) if env else ROOT / "target" / "debug" / "navkit"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: run `cargo build -p navkit` (cargo xtask test does)")
-    return path
-
-
-def cli(*args, check=True):
-    done = subprocess.run([str(navkit_bin()), *map(str, args)], capture_output=True)
-    if check and done.returncode != 0:
-        raise AssertionError(f"navkit {args} failed: {done.stderr.decode(errors='replace')}")
-    return done
-
-
-def corpus_files():
-    """Every real navmesh in the corpus (not the negative samples), sorted."""
-    root = corpus_dir()
-    if root is None:
-        return []
-    skip = {".tsv", ".md", ".txt", ".json"}
-    return sorted(
-        p for p in root.rglob("*")
-        if p.is_file() and p.suffix.lower() not in skip and "negative" not in p.parts
-    )
 
 
 def one_per_format_and_version():

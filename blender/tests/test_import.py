@@ -70,3 +70,31 @@ def test_operator_is_registered_and_reports(scene, addon, tmp_path):
     with pytest.raises(RuntimeError, match="nav-source"):
         bpy.ops.import_scene.navkit(filepath=str(bad))
     assert not bpy.data.objects
+
+
+def test_a_graph_carries_node_and_link_kinds(scene, addon):
+    root = need_corpus()
+    path = next(root.rglob("ry_dm7_v15.nav"))
+    nav = navkit.open(path)
+    [obj] = addon.importer.import_file(bpy.context, str(path), graph=True)
+    mesh = obj.data
+    kinds = list(obj["navkit_kinds"])
+    assert kinds == nav.kinds
+    node_kind = addon.mesh_io.int_attribute(mesh, "node_kind")
+    assert np.array_equal(node_kind, nav.node_kinds)
+    radius = np.empty(len(mesh.vertices), dtype=np.float32)
+    mesh.attributes["radius"].data.foreach_get("value", radius)
+    assert np.isfinite(radius).all() and (radius > 0).all()
+    # Every edge carries the kind of the first link each way between its two nodes.
+    forward = addon.mesh_io.int_attribute(mesh, "link_kind")
+    back = addon.mesh_io.int_attribute(mesh, "link_kind_back")
+    first = {}
+    for (a, b), kind in zip(nav.links.tolist(), nav.link_kinds.tolist()):
+        if a != b:
+            first.setdefault((a, b), kind)
+    assert len(mesh.edges) > 0
+    for e in mesh.edges:
+        lo, hi = sorted(e.vertices)
+        assert forward[e.index] == first.get((lo, hi), -1)
+        assert back[e.index] == first.get((hi, lo), -1)
+    assert set(first) and (forward >= 0).sum() + (back >= 0).sum() >= len(mesh.edges)

@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::criterion::criterion_figures;
+use crate::criterion::{Row, criterion_figures};
 use crate::{Result, cargo, corpus_root, root, run};
 
 /// The options of `bench`.
@@ -86,7 +86,8 @@ impl Bench {
             );
         };
         if self.python_only {
-            let rows = crate::peers::side_by_side(self.quick, &corpus)?;
+            let mut rows = crate::peers::side_by_side(self.quick, &corpus)?;
+            rows.extend(crate::blender::bench_rows(&corpus)?);
             println!("{}", render(&rows));
             return Ok(());
         }
@@ -124,6 +125,7 @@ impl Bench {
         rows.extend(self.whole_process(&corpus)?);
         if self.python {
             rows.extend(crate::peers::side_by_side(self.quick, &corpus)?);
+            rows.extend(crate::blender::bench_rows(&corpus)?);
         } else {
             eprintln!("bench: note: --no-python: the Python side by side is left out of the table");
         }
@@ -403,18 +405,6 @@ fn positive(value: Option<&String>, option: &str) -> Result<u32> {
 
 /// A whole-process measurement of a command: median milliseconds and peak KiB.
 type Measure<'a> = dyn Fn(&[&std::ffi::OsStr]) -> Result<(f64, u64)> + 'a;
-
-/// One line of the performance table.
-pub(crate) struct Row {
-    /// What was measured.
-    pub(crate) what: String,
-    /// navkit's figure.
-    pub(crate) figure: String,
-    /// The peer's figure, where a peer was measured beside it.
-    pub(crate) peer: String,
-    /// The peer's time over navkit's, where both were measured in one run.
-    pub(crate) ratio: String,
-}
 
 fn render(rows: &[Row]) -> String {
     let mut t = String::from("| what | navkit | peer | ratio |\n|---|---|---|---|\n");

@@ -4,6 +4,18 @@
 
 use std::path::{Path, PathBuf};
 
+/// One line of the performance table.
+pub(crate) struct Row {
+    /// What was measured.
+    pub(crate) what: String,
+    /// navkit's figure.
+    pub(crate) figure: String,
+    /// The peer's figure, where a peer was measured beside it.
+    pub(crate) peer: String,
+    /// The peer's time over navkit's, where both were measured in one run.
+    pub(crate) ratio: String,
+}
+
 /// One benchmark's figure in one run: bytes per iteration (for a benchmark with a throughput)
 /// and the median nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq)]

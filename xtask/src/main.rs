@@ -5,8 +5,9 @@
 //!   pytest suite ([`python`]), and into `target/venv-bpy` beside Blender 4.5 (`bpy`) for the
 //!   add-on's ([`blender`]).
 //! - `wheel`: the Python package's release abi3 wheel, into `target/wheels/`.
-//! - `blender`: the Blender extension zip (the add-on in `blender/` with that wheel), into
-//!   `target/` ([`blender`]).
+//! - `blender [--debug]`: the Blender extension zip (the add-on in `blender/` with that wheel, or
+//!   with the debug wheel), into `target/`, then installed and enabled in a throwaway Blender
+//!   profile and checked ([`blender`]).
 //! - `ci`: format check, clippy with warnings denied, the tests (snapshots must match), docs
 //!   without warnings, and the corpus round trip.
 //! - `corpus [DIR]`: `navkit roundtrip` over the corpus (default `../shared/corpus` or
@@ -25,15 +26,18 @@
 //!   criterion benchmarks (throughputs, and the navigation benches' times), navkit's
 //!   whole-process commands beside the peers (`peer-bench/`, outside the workspace), the Python
 //!   package beside awpy and bethkit in one process (`crates/navkit-python/bench/`, in a
-//!   virtualenv `target/venv-bench`; [`peers`]), and the README's performance table rewritten from
-//!   all of them. `--quick`: shorter criterion runs, 10 whole-process runs, fewer Python runs.
+//!   virtualenv `target/venv-bench`; [`peers`]), the Blender add-on's import beside Blender's
+//!   glTF importer (`blender/bench.py`, in `target/venv-bpy`; [`blender`]), and the README's
+//!   performance table rewritten from all of them. `--quick`: shorter criterion runs, 10 whole-process runs, fewer Python runs.
 //!   `--python-only` prints the Python table and leaves the README alone.
 //! - `bench --against REV [--rounds N] [--filter REGEX] [--quick]`: every criterion benchmark
 //!   beside the same benchmark built from revision `REV` (checked out under `target/against/`),
 //!   old and new run alternately for N rounds (default 2); prints each figure and the change.
 //! - `release VERSION [--dry-run]`: refuses without entries under `[Unreleased]`, sets the
 //!   workspace version, dates the changelog section, and runs `cargo publish --dry-run` for the
-//!   workspace (and `cargo semver-checks` where installed). `--dry-run` changes no file.
+//!   workspace (and `cargo semver-checks` where installed), then builds the release wheel and
+//!   installs it in a fresh virtualenv, where it must import and round-trip a sample.
+//!   `--dry-run` changes no file.
 //!
 //! It has no dependencies: it only runs cargo, the built `navkit`, and Python for `test`,
 //! `wheel` and `bench`.
@@ -57,7 +61,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("test") => test(),
         Some("wheel") => python::wheel(),
-        Some("blender") => blender::package(),
+        Some("blender") => blender::Package::from_args(&args[1..]).and_then(|p| p.run()),
         Some("corpus") => corpus(args.get(1).map(PathBuf::from)),
         Some("fuzz-smoke") => match args.get(1).map(|s| s.parse::<u32>()) {
             None => fuzz::smoke(20),
@@ -77,7 +81,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: cargo xtask <test | wheel | blender | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
+                "usage: cargo xtask <test | wheel | blender [--debug] | ci | corpus [DIR] | bench [--quick] [--no-criterion] [--no-python | --python-only] [--runs N] | fuzz-smoke [SECONDS] | fuzz campaign [--minutes N] [--jobs J] [--nice] [--targets A,B] | release VERSION [--dry-run]>"
             );
             return ExitCode::from(2);
         }
@@ -326,6 +330,8 @@ fn release(version: &str, dry_run: bool) -> Result {
         .env("CARGO_TARGET_DIR", &check_dir));
     let _ = std::fs::remove_dir_all(&check_dir);
     published?;
+    // The Python package: the wheel a user would install, installed and used.
+    python::release_check()?;
     if Command::new("cargo-semver-checks")
         .arg("--version")
         .output()

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::bench::Row;
+use crate::criterion::Row;
 use crate::python::{
     MANIFEST, REQUIREMENTS, maturin, pip_install, prepare_venv, target_dir, timed,
 };
@@ -96,7 +96,7 @@ fn skipped(why: &str) -> Vec<Row> {
 
 /// The rows of the script's markdown table `| what | navkit | peer | ratio |` (its header and
 /// rule skipped, and any line that is not a row of four cells).
-fn parse(table: &str) -> Vec<Row> {
+pub(crate) fn parse(table: &str) -> Vec<Row> {
     table
         .lines()
         .filter_map(|line| {

@@ -207,3 +207,29 @@ pub(super) fn wheel() -> Result {
     eprintln!("xtask: wheel in {}", out.display());
     Ok(())
 }
+
+/// `cargo xtask release`'s check of the Python package: the release wheel built into
+/// `target/wheels/`, installed with its dependencies into a fresh virtualenv, imported, and
+/// used on a sample (opened, written back byte for byte, asked for its geometry and a cell).
+pub(super) fn release_check() -> Result {
+    wheel()?;
+    let wheel = find_wheel(&target_dir().join("wheels"))?;
+    let (dir, python) = venv("venv-release-check");
+    let _ = std::fs::remove_dir_all(&dir);
+    timed("release: the wheel in a fresh virtualenv", || {
+        let base = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        run(Command::new(base).arg("-m").arg("venv").arg(&dir))?;
+        pip_install(&python, &[&wheel.to_string_lossy()])?;
+        let sample = root().join("samples").join("source").join("cs_v16_1.nav");
+        let script = "import sys, navkit\n\
+            data = open(sys.argv[1], 'rb').read()\n\
+            mesh = navkit.open(data)\n\
+            assert mesh.to_bytes() == data, 'the sample does not write back byte for byte'\n\
+            assert mesh.vertices.shape[1] == 3 and len(mesh.cell_ids) > 0\n\
+            assert mesh.locate(tuple(float(c) for c in mesh.cells['centre'][0])) is not None\n\
+            print('release: navkit', navkit.__version__, 'from', navkit.__file__)\n";
+        run(Command::new(&python).arg("-c").arg(script).arg(sample))
+    })?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}

@@ -173,11 +173,39 @@ pub trait Format {
         None
     }
 
+    /// Puts a graph edit onto the model ([`crate::edit::GraphEdit`]: nodes moved in a 3D
+    /// tool), keeping everything else as stored, and returns one line per change
+    /// (`"nodes[12]: origin moved to (1, 2, 3)"`). `None` for a format that cannot apply graph
+    /// edits: one without a graph of its own, or whose graph derives from its polygons (edit
+    /// those through [`Format::apply`]).
+    ///
+    /// `original` is [`Format::geometry`] of this model, which the edit was matched against:
+    /// node `k` of [`crate::edit::GraphEdit::moved`] is its `nodes[k]`. A moved node changes
+    /// only its position. Callers go through [`crate::edit::apply_graph`], which calls this
+    /// only for a non-empty edit and keeps the model unchanged on error. The default returns
+    /// `None`.
+    fn apply_graph(
+        &self,
+        _model: &mut Self::Model,
+        _original: &crate::geometry::Geometry,
+        _edit: &crate::edit::GraphEdit,
+    ) -> Option<Result<Vec<String>>> {
+        None
+    }
+
     /// The model as a navigation graph ([`crate::navigation`]): the cells the game paths over,
     /// with the ids users know, and directed edges of the kinds the file stores. `None` for a
     /// format that has not mapped itself yet.
     fn navigation(&self, _model: &Self::Model) -> Option<crate::navigation::Graph> {
         None
+    }
+
+    /// The named bits of the formats' integer flag attributes ([`crate::geometry::Geometry::attributes`]),
+    /// one entry per attribute that has any, for editors that show flags as named checkboxes.
+    /// An attribute a file does not carry (another game's word) is simply absent from its
+    /// geometry. The default names none.
+    fn attribute_bits(&self) -> &'static [AttributeBits] {
+        &[]
     }
 
     /// How the records of the list field `list` are known from one version of a model to the
@@ -275,6 +303,43 @@ pub enum RecordIdentity {
     /// Skyrim plugin items: records by their FormID (`[FormID 0x0507C5B6]`), groups by label
     /// and type.
     FormId,
+}
+
+/// The named bits of one integer attribute of polygons ([`Format::attribute_bits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttributeBits {
+    /// The attribute's name, as [`crate::geometry::Geometry::attributes`] and the format's JSON
+    /// name it (`attribute_flags`).
+    pub attribute: &'static str,
+    /// Each named bit: its mask (one bit, or a few that belong together) and its name for
+    /// people (`"jump"`), in the order an editor lists them. Masks do not overlap and names
+    /// are unique.
+    pub bits: &'static [(u32, &'static str)],
+}
+
+impl AttributeBits {
+    /// The first problem of the table: a mask that is zero or overlaps an earlier one, or a name
+    /// that is empty or repeats (`None` when there is none). Format crates test their tables
+    /// with it.
+    pub fn problem(&self) -> Option<String> {
+        let mut seen = 0u32;
+        for (i, (mask, name)) in self.bits.iter().enumerate() {
+            if *mask == 0 || seen & mask != 0 {
+                return Some(format!(
+                    "{}: mask {mask:#x} is zero or overlaps",
+                    self.attribute
+                ));
+            }
+            seen |= mask;
+            if name.is_empty() || self.bits.iter().take(i).any(|(_, n)| n == name) {
+                return Some(format!(
+                    "{}: name `{name}` is empty or repeats",
+                    self.attribute
+                ));
+            }
+        }
+        None
+    }
 }
 
 /// One file held inside a container file ([`Format::parts`]).

@@ -66,7 +66,7 @@ pub mod write;
 pub use cursor::Cursor;
 pub use error::{Error, ErrorKind, Result};
 pub use finding::{CellRef, Finding, Key, Place, Severity, Step};
-pub use format::{Built, Format, Part, RecordIdentity, Summary};
+pub use format::{AttributeBits, Built, Format, Part, RecordIdentity, Summary};
 pub use scalar::RawF32;
 pub use short_vec::ShortVec;
 pub use write::ByteWriter;

@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 use crate::scalar::RawF32;
 
+mod meshes;
 mod navigation;
 
+pub use meshes::{as_fans, as_ngons, as_split_triangles, check_unedited, fan};
 pub use navigation::{NavigationReport, check_navigation};
 
 /// Builds little-endian test inputs byte by byte.

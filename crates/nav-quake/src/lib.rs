@@ -19,6 +19,8 @@
 //!
 //! [`validate()`] checks the indices between the arrays; [`fix()`] drops links to nodes that no
 //! longer exist and re-packs the node link ranges after a hand edit (what `navkit fix` runs).
+//! [`apply_graph()`] puts nodes moved in a 3D tool back onto the file
+//! ([`nav_core::edit::apply_graph`]), keeping everything else.
 //!
 //! ```
 //! use nav_quake::{Link, Magic, NavFile, Node};
@@ -40,6 +42,7 @@
 #![forbid(unsafe_code)]
 // Library code never unwraps: every value read from input is checked.
 
+mod apply;
 mod dump;
 mod fix;
 mod geometry;
@@ -51,6 +54,7 @@ mod validate;
 pub mod view;
 mod write;
 
+pub use apply::apply_graph;
 pub use dump::dump;
 pub use fix::fix;
 pub use geometry::geometry;
@@ -163,6 +167,18 @@ impl Format for Quake {
 
     fn geometry(&self, model: &NavFile) -> Option<nav_core::geometry::Geometry> {
         Some(geometry(model))
+    }
+
+    /// Moved nodes get their new origin; everything else is kept as stored (see
+    /// [`apply_graph()`]: the game derives link costs from origins at load, and traversals
+    /// and edicts stay where they are).
+    fn apply_graph(
+        &self,
+        model: &mut NavFile,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::GraphEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply_graph(model, original, edit))
     }
 
     fn navigation(&self, model: &NavFile) -> Option<nav_core::navigation::Graph> {

@@ -47,7 +47,7 @@ pub fn apply(mesh: &mut SourceMesh, original: &Geometry, edit: &MeshEdit) -> Res
             "the geometry the edit was matched against is not this mesh's",
         ));
     }
-    let tol = tolerance(original);
+    let tol = nav_core::edit::MatchOptions::default().tolerance(original);
     let mut lines = Vec::new();
     move_corners(mesh, original, edit, tol, &mut lines)?;
     set_attributes(mesh, original, edit, &mut lines)?;
@@ -75,18 +75,6 @@ pub fn apply(mesh: &mut SourceMesh, original: &Geometry, edit: &MeshEdit) -> Res
     Ok(lines)
 }
 
-/// How far apart two coordinates may be and still be one (the matcher's default tolerance):
-/// `1e-5 + 1e-6 × M`, `M` the largest coordinate magnitude of the geometry.
-fn tolerance(g: &Geometry) -> f32 {
-    let m = g
-        .vertices
-        .iter()
-        .flatten()
-        .filter(|c| c.is_finite())
-        .fold(0.0f32, |m, c| m.max(c.abs()));
-    1e-5 + 1e-6 * m
-}
-
 /// The area index of polygon `p` of the original geometry.
 fn area_of(original: &Geometry, p: u32) -> Result<usize> {
     original
@@ -106,13 +94,7 @@ fn move_corners(
     lines: &mut Vec<String>,
 ) -> Result<()> {
     // Vertex to (polygon, corner): each vertex is one corner of one polygon.
-    let mut owner: HashMap<u32, (u32, usize)> = HashMap::new();
-    for (p, poly) in original.polygons.iter().enumerate() {
-        let Ok(p) = u32::try_from(p) else { break };
-        for (k, v) in poly.vertices.iter().enumerate() {
-            owner.insert(*v, (p, k));
-        }
-    }
+    let owner = original.corner_owners();
     // Per area: its corners' new positions, where moved.
     let mut moved: BTreeSet<usize> = BTreeSet::new();
     let mut by_area: HashMap<usize, [Option<[f32; 3]>; 4]> = HashMap::new();

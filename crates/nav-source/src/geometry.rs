@@ -39,6 +39,14 @@ pub const ATTRIBUTE_KINDS: [(u32, &str); 19] = [
     (0x2000_0000, "cost"),        // NAV_MESH_FUNC_COST
 ];
 
+/// The named bits of the areas' `attribute_flags` ([`nav_core::Format::attribute_bits`]): those
+/// of [`ATTRIBUTE_KINDS`]. TF2's `tf_attributes` and Left 4 Dead's `spawn_attributes` are not
+/// named yet.
+pub const ATTRIBUTE_BITS: [nav_core::AttributeBits; 1] = [nav_core::AttributeBits {
+    attribute: "attribute_flags",
+    bits: &ATTRIBUTE_KINDS,
+}];
+
 /// The kind of an area with none of the named bits set but some other bit (the game-specific
 /// range `NAV_MESH_FIRST_CUSTOM` 0x10000 to 0x10000000).
 pub const CUSTOM_KIND: &str = "custom";

@@ -112,6 +112,10 @@ impl Format for SourceNav {
         &["nav"]
     }
 
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        &geometry::ATTRIBUTE_BITS
+    }
+
     fn sniff(&self, bytes: &[u8]) -> bool {
         // The magic alone: Source 2 files carry it too, and the parser refuses them with an error
         // that says what they are, which is more use than "unrecognised".
@@ -268,6 +272,10 @@ impl Format for SourceNavAs {
 
     fn has_signature(&self) -> bool {
         SourceNav.has_signature()
+    }
+
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        SourceNav.attribute_bits()
     }
 
     fn parse<'a>(&self, bytes: &'a [u8]) -> Result<SourceView<'a>> {

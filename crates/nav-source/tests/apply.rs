@@ -7,44 +7,11 @@
 
 use nav_core::edit::{EditedMesh, MatchOptions, apply_mesh};
 use nav_core::geometry::Geometry;
-use nav_core::testing::{is_negative, real_file, real_files};
+use nav_core::testing::{
+    as_fans, as_ngons, as_split_triangles, check_unedited, is_negative, real_file, real_files,
+};
 use nav_core::{Format, RawF32, Severity};
 use nav_source::{SourceMesh, SourceNav};
-
-/// The geometry as an OBJ gives it back: the same vertices, one n-gon per polygon.
-fn as_ngons(g: &Geometry) -> EditedMesh {
-    EditedMesh {
-        vertices: g.vertices.clone(),
-        faces: g.polygons.iter().map(|p| p.vertices.clone()).collect(),
-        attributes: Vec::new(),
-    }
-}
-
-/// Every polygon fanned into triangles over the same vertices.
-fn as_fans(g: &Geometry) -> EditedMesh {
-    let mut mesh = as_ngons(g);
-    mesh.faces = g
-        .polygons
-        .iter()
-        .flat_map(|p| {
-            let v = &p.vertices;
-            (1..v.len() - 1).map(move |i| vec![v[0], v[i], v[i + 1]])
-        })
-        .collect();
-    mesh
-}
-
-/// As Blender's glTF gives it back: fanned triangles, each with its own copy of its vertices.
-fn as_split_triangles(g: &Geometry) -> EditedMesh {
-    let mut mesh = EditedMesh::default();
-    for face in as_fans(g).faces {
-        let base = u32::try_from(mesh.vertices.len()).unwrap();
-        mesh.vertices
-            .extend(face.iter().map(|v| g.vertices[*v as usize]));
-        mesh.faces.push(vec![base, base + 1, base + 2]);
-    }
-    mesh
-}
 
 fn apply(model: &mut SourceMesh, mesh: &EditedMesh) -> nav_core::Result<Vec<String>> {
     apply_mesh(&SourceNav, model, mesh, &MatchOptions::default())
@@ -77,19 +44,7 @@ fn unedited_geometry_gives_the_original_bytes_for_every_corpus_file() {
         let model = nav_source::read(&bytes).unwrap();
         let g = SourceNav.geometry(&model).unwrap();
         assert!(g.is_consistent(), "{name}");
-        for (how, mesh) in [
-            ("n-gons", as_ngons(&g)),
-            ("fans", as_fans(&g)),
-            ("split triangles", as_split_triangles(&g)),
-        ] {
-            let mut edited = model.clone();
-            let lines = apply(&mut edited, &mesh).unwrap_or_else(|e| panic!("{name} {how}: {e}"));
-            assert!(lines.is_empty(), "{name} {how}: {lines:?}");
-            assert!(
-                SourceNav.write(&edited).unwrap() == bytes,
-                "{name} {how}: bytes differ"
-            );
-        }
+        check_unedited(&SourceNav, &model, &bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         files += 1;
         polygons += g.polygons.len();
     }

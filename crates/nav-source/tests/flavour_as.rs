@@ -22,6 +22,7 @@ fn agree(name: &str, bytes: &[u8]) {
     assert_eq!(auto.extensions(), chosen.extensions(), "{name}");
     assert_eq!(auto.sniff(bytes), chosen.sniff(bytes), "{name}");
     assert_eq!(auto.has_signature(), chosen.has_signature(), "{name}");
+    assert_eq!(auto.attribute_bits(), chosen.attribute_bits(), "{name}");
 
     let model = auto.to_model(&view);
     assert_eq!(model, chosen.to_model(&chosen_view), "{name}: to_model");

@@ -55,7 +55,7 @@ pub fn apply(mesh: &mut Source2Mesh, original: &Geometry, edit: &MeshEdit) -> Re
             },
         ));
     }
-    let tol = tolerance(original);
+    let tol = nav_core::edit::MatchOptions::default().tolerance(original);
     let mut lines = Vec::new();
     if pool {
         move_pool_corners(mesh, edit, tol, &mut lines)?;
@@ -93,18 +93,6 @@ pub fn apply(mesh: &mut Source2Mesh, original: &Geometry, edit: &MeshEdit) -> Re
     }
     lines.extend(crate::fix(mesh));
     Ok(lines)
-}
-
-/// How far apart two coordinates may be and still be one (the matcher's default tolerance):
-/// `1e-5 + 1e-6 × M`, `M` the largest coordinate magnitude of the geometry.
-fn tolerance(g: &Geometry) -> f32 {
-    let m = g
-        .vertices
-        .iter()
-        .flatten()
-        .filter(|c| c.is_finite())
-        .fold(0.0f32, |m, c| m.max(c.abs()));
-    1e-5 + 1e-6 * m
 }
 
 /// Sets `corner` to `to`, keeping the stored bits of every coordinate `to` leaves within `tol`;
@@ -161,13 +149,8 @@ fn move_own_corners(
     tol: f32,
     lines: &mut Vec<String>,
 ) -> Result<()> {
-    let mut owner: HashMap<u32, (u32, usize)> = HashMap::new();
-    for (p, poly) in original.polygons.iter().enumerate() {
-        let Ok(p) = u32::try_from(p) else { break };
-        for (k, v) in poly.vertices.iter().enumerate() {
-            owner.insert(*v, (p, k));
-        }
-    }
+    // Vertex to (polygon, corner): each vertex is one corner of one polygon.
+    let owner = original.corner_owners();
     for (v, to) in &edit.moved {
         let Some(&(p, k)) = owner.get(v) else {
             return Err(refuse(format_args!("vertex {v} is no area's corner")));

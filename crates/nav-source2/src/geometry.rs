@@ -22,7 +22,7 @@ use crate::model::Source2Mesh;
 
 /// Named attribute bits of Source 2 areas (public readers' names, from version 35), in the
 /// order a kind is picked when several are set.
-pub const ATTRIBUTE_KINDS: [(u64, &str); 17] = [
+pub const ATTRIBUTE_KINDS: [(u32, &str); 17] = [
     (0x2, "jump"),
     (0x1000, "stairs"),
     (0x4000, "obstacle"),
@@ -47,13 +47,20 @@ pub const ATTRIBUTE_KINDS: [(u64, &str); 17] = [
 pub fn attribute_kind(flags: u64) -> &'static str {
     ATTRIBUTE_KINDS
         .iter()
-        .find(|(bit, _)| flags & bit != 0)
+        .find(|(bit, _)| flags & u64::from(*bit) != 0)
         .map_or(if flags == 0 { "walk" } else { "custom" }, |(_, n)| n)
 }
 
 /// The name of the one attribute the polygons carry: the area's raw flags, as the JSON names
 /// them.
 pub const ATTRIBUTE_FLAGS: &str = "attribute_flags";
+
+/// The named bits of [`ATTRIBUTE_FLAGS`] ([`nav_core::Format::attribute_bits`]): those of
+/// [`ATTRIBUTE_KINDS`].
+pub const ATTRIBUTE_BITS: [nav_core::AttributeBits; 1] = [nav_core::AttributeBits {
+    attribute: ATTRIBUTE_FLAGS,
+    bits: &ATTRIBUTE_KINDS,
+}];
 
 /// Why an area has no usable polygon ([`usable_corners`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -131,6 +131,10 @@ impl Format for Source2Nav {
         validate(model)
     }
 
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        &geometry::ATTRIBUTE_BITS
+    }
+
     fn fix(&self, model: &mut Source2Mesh) -> Vec<String> {
         fix(model)
     }

@@ -20,7 +20,7 @@
 //! 4. **IslandGraphs** with an error, or that a recomputed SegmentGraph no longer matches (a new
 //!    node, a LowGraphNodeLink to a node that is gone): recomputed with [`build::island_graph`]
 //!    (one graph over every chunk), keeping the first graph's connections to other tiles, each
-//!    on the recomputed island of the segment its node stood for (see [`tiles`]).
+//!    on the recomputed island of the segment its node stood for (see the `tiles` module).
 //! 5. **SearchSpace** with an error, or whose segments' bounds changed: recomputed with
 //!    [`build::search_space`].
 //!

@@ -9,7 +9,7 @@
 //!
 //! To add a format: depend on its crate (with its `serde` feature) and list it in [`FORMATS`].
 
-use nav_core::edit::{EditedMesh, MatchOptions};
+use nav_core::edit::{EditedGraph, EditedMesh, MatchOptions};
 use nav_core::geometry::{Geometry, TriangleMesh};
 use nav_core::navigation::Graph;
 use nav_core::oracle::{
@@ -56,6 +56,8 @@ pub trait AnyFormat: Send + Sync {
     fn sniff(&self, bytes: &[u8]) -> bool;
     /// Whether the format has a signature at all.
     fn has_signature(&self) -> bool;
+    /// [`Format::attribute_bits`]: the named bits of the polygons' flag attributes.
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits];
     /// Reads a file into its model once ([`Format::read`]), for every later call on
     /// [`Opened`].
     fn open(&self, bytes: &[u8]) -> Result<Box<dyn Opened>, Error>;
@@ -154,6 +156,10 @@ where
 
     fn has_signature(&self) -> bool {
         Format::has_signature(self)
+    }
+
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        Format::attribute_bits(self)
     }
 
     fn open(&self, bytes: &[u8]) -> Result<Box<dyn Opened>, Error> {
@@ -336,6 +342,15 @@ pub trait Opened: Send + Sync {
     /// unedited mesh changes nothing (the model writes its original bytes); on an error the
     /// model is left as it was.
     fn apply(&mut self, mesh: &EditedMesh, options: &MatchOptions) -> Result<Vec<String>, Error>;
+    /// Puts graph nodes moved in a 3D tool back onto the model ([`nav_core::edit::apply_graph`]:
+    /// matched against [`Opened::geometry`]'s nodes and links, then [`Format::apply_graph`]);
+    /// one line per change. An unedited graph changes nothing; added or deleted nodes or links
+    /// are refused; on an error the model is left as it was.
+    fn apply_graph(
+        &mut self,
+        graph: &EditedGraph,
+        options: &MatchOptions,
+    ) -> Result<Vec<String>, Error>;
     /// The model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
     /// The model in its flat form, for [`crate::diff::diff_flat`]: numbered as `previous` when
@@ -437,6 +452,14 @@ where
         nav_core::edit::apply_mesh(&self.format, &mut self.model, mesh, options)
     }
 
+    fn apply_graph(
+        &mut self,
+        graph: &EditedGraph,
+        options: &MatchOptions,
+    ) -> Result<Vec<String>, Error> {
+        nav_core::edit::apply_graph(&self.format, &mut self.model, graph, options)
+    }
+
     fn model_tree(&self) -> Result<crate::diff::Tree, Error> {
         crate::diff::Tree::of(&self.model).map_err(|e| self.unserialisable(e))
     }
@@ -521,6 +544,59 @@ pub fn flavoured(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attribute_bit_tables_are_sound() {
+        let mut named = 0;
+        for format in FORMATS {
+            let tables = format.attribute_bits();
+            for (i, table) in tables.iter().enumerate() {
+                assert_eq!(table.problem(), None, "{}", format.name());
+                assert!(!table.bits.is_empty(), "{}: empty table", format.name());
+                let again = tables.iter().skip(i + 1);
+                assert!(
+                    again.clone().all(|t| t.attribute != table.attribute),
+                    "{}: {} twice",
+                    format.name(),
+                    table.attribute
+                );
+                named += table.bits.len();
+            }
+        }
+        // Source 19, Source 2 17, Skyrim's NVNM and plugin 10 + 5 each.
+        assert_eq!(named, 19 + 17 + 2 * 15);
+        let flavoured = flavoured(None, "tf2").map(|f| f.attribute_bits());
+        assert_eq!(
+            flavoured.ok(),
+            by_name("nav-source").map(|f| f.attribute_bits())
+        );
+    }
+
+    /// Every named attribute is one the polygons of the format's samples carry.
+    #[test]
+    fn attribute_bits_name_geometry_attributes() {
+        let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples");
+        let mut checked = 0;
+        for dir in ["source", "source2", "skyrim"] {
+            for entry in std::fs::read_dir(format!("{samples}/{dir}")).unwrap() {
+                let path = entry.unwrap().path();
+                let bytes = std::fs::read(&path).unwrap();
+                let format = sniff(&bytes).or_else(|| by_extension(&path)).unwrap();
+                let geometry = format.open(&bytes).unwrap().geometry().unwrap();
+                assert!(!format.attribute_bits().is_empty(), "{}", path.display());
+                for table in format.attribute_bits() {
+                    let name = table.attribute.to_string();
+                    assert!(
+                        geometry.attributes.contains(&name),
+                        "{}: {name}",
+                        path.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 18, "{checked} samples");
+    }
 
     #[test]
     fn flavours_are_nav_source_layouts() {

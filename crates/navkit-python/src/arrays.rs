@@ -1,6 +1,8 @@
 //! The geometry and the navigation graph as numpy arrays: one copy into a flat buffer per
 //! array, no Python object per element.
 
+use std::collections::HashMap;
+
 use numpy::ndarray::{Array1, Array2};
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -53,6 +55,17 @@ pub(crate) fn polygon_kinds<'py>(py: Python<'py>, g: &Geometry) -> Bound<'py, Py
     PyArray1::from_vec(py, g.polygons.iter().map(|p| p.kind).collect())
 }
 
+/// Each graph node's and each graph link's kind (uint16), indices into the geometry's kinds.
+pub(crate) fn graph_kinds<'py>(
+    py: Python<'py>,
+    g: &Geometry,
+) -> (Bound<'py, PyArray1<u16>>, Bound<'py, PyArray1<u16>>) {
+    (
+        PyArray1::from_vec(py, g.nodes.iter().map(|n| n.kind).collect()),
+        PyArray1::from_vec(py, g.links.iter().map(|l| l.kind).collect()),
+    )
+}
+
 /// The graph nodes' positions (float32 `N × 3`), for formats whose geometry is a graph.
 pub(crate) fn nodes<'py>(py: Python<'py>, g: &Geometry) -> PyResult<Bound<'py, PyArray2<f32>>> {
     let list: Vec<[f32; 3]> = g.nodes.iter().map(|n| n.position).collect();
@@ -77,7 +90,11 @@ pub(crate) fn cell_ids<'py>(py: Python<'py>, graph: &Graph) -> Bound<'py, PyArra
 /// container part's FormID, -1 where the file has no parts), `centre` (float32 `N × 3`, NaN
 /// where the cell has none), `radius` (float32, NaN for polygon cells), `corner_start` and
 /// `corner_count` (int64: the cell's polygon is that run of [`cell_corners`]).
-pub(crate) fn cells<'py>(py: Python<'py>, graph: &Graph) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn cells<'py>(
+    py: Python<'py>,
+    graph: &Graph,
+    geometry: Option<&Geometry>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("id", cell_ids(py, graph))?;
     let parts: Vec<i64> = graph
@@ -103,7 +120,66 @@ pub(crate) fn cells<'py>(py: Python<'py>, graph: &Graph) -> PyResult<Bound<'py, 
     let count: Vec<i64> = graph.cells.iter().map(|c| i64::from(c.corners.1)).collect();
     d.set_item("corner_start", PyArray1::from_vec(py, start))?;
     d.set_item("corner_count", PyArray1::from_vec(py, count))?;
+    if let Some(g) = geometry {
+        cell_attributes(py, &d, graph, g)?;
+    }
     Ok(d)
+}
+
+/// Adds to `d` one int64 array per attribute of the geometry (named as in the JSON), with
+/// each polygon cell's value: the value of the geometry polygon whose record is the cell (the
+/// same part, and the record's id where it has one, else its position, equal to the cell's
+/// id); -1 for a node cell and for a cell no polygon is the record of.
+fn cell_attributes<'py>(
+    py: Python<'py>,
+    d: &Bound<'py, PyDict>,
+    graph: &Graph,
+    g: &Geometry,
+) -> PyResult<()> {
+    if g.attributes.is_empty() {
+        return Ok(());
+    }
+    // A part of the geometry by name (a FormID in hex) is the cell id's part number.
+    let part_number = |part: u32| -> Option<u32> {
+        match g.parts.get(part as usize) {
+            Some(name) => u32::from_str_radix(name, 16).ok(),
+            None => None,
+        }
+    };
+    let mut by_record: HashMap<(Option<u32>, u64), usize> =
+        HashMap::with_capacity(g.polygons.len());
+    for (k, polygon) in g.polygons.iter().enumerate() {
+        if let Some(r) = polygon.record {
+            let part = if g.parts.is_empty() {
+                None
+            } else {
+                part_number(r.part)
+            };
+            by_record
+                .entry((part, r.id.unwrap_or(u64::from(r.index))))
+                .or_insert(k);
+        }
+    }
+    let polygon_of: Vec<Option<usize>> = graph
+        .cells
+        .iter()
+        .map(|c| match c.radius {
+            Some(_) => None,
+            None => by_record.get(&(c.id.part, c.id.id)).copied(),
+        })
+        .collect();
+    for (a, name) in g.attributes.iter().enumerate() {
+        let values: Vec<i64> = polygon_of
+            .iter()
+            .map(|k| {
+                k.and_then(|k| g.polygons.get(k))
+                    .and_then(|p| p.attributes.get(a).copied())
+                    .unwrap_or(-1)
+            })
+            .collect();
+        d.set_item(name, PyArray1::from_vec(py, values))?;
+    }
+    Ok(())
 }
 
 /// One array per route or island: cell indices as int64.

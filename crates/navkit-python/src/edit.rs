@@ -1,5 +1,6 @@
 //! Mesh edits from Python: arrays made into a [`nav_core::edit::EditedMesh`] for
-//! ``Navmesh.apply`` and the ``vertices`` setter, and the polygons' identity as arrays.
+//! ``Navmesh.apply`` and the ``vertices`` setter (and into graph links for
+//! ``Navmesh.apply_graph``), and the polygons' identity as arrays.
 
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
@@ -111,6 +112,32 @@ pub(crate) fn triangles(array: &Bound<'_, PyAny>, vertex_count: usize) -> PyResu
         .collect()
 }
 
+/// Node index pairs from an ``(M, 2)`` integer array (graph links or edges); an index that
+/// no node has is kept, for the matcher to refuse.
+pub(crate) fn pairs(array: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 2]>> {
+    let np = array.py().import("numpy")?;
+    let cast = np.call_method1("ascontiguousarray", (array, "int64"))?;
+    let cast = cast
+        .call_method1("reshape", ((-1i64, 2i64),))
+        .map_err(|_| PyValueError::new_err("links must be an (M, 2) array of node indices"))?;
+    let rows: PyReadonlyArray2<'_, i64> = cast
+        .extract()
+        .map_err(|_| PyValueError::new_err("links must be an (M, 2) array of node indices"))?;
+    rows.as_array()
+        .rows()
+        .into_iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let end = |v: i64| {
+                u32::try_from(v).map_err(|_| {
+                    PyValueError::new_err(format!("links[{k}]: {v} is not a node index"))
+                })
+            };
+            Ok([end(r[0])?, end(r[1])?])
+        })
+        .collect()
+}
+
 /// Per-face attribute arrays from a dict of name → one value per face.
 pub(crate) fn attributes(
     d: Option<&Bound<'_, PyDict>>,
@@ -191,6 +218,23 @@ pub(crate) fn polygon_attributes<'py>(
             .map(|p| p.attributes.get(a).copied().unwrap_or(0))
             .collect();
         d.set_item(name, PyArray1::from_vec(py, values))?;
+    }
+    Ok(d)
+}
+
+/// The named bits of a format's flag attributes ([`nav_core::Format::attribute_bits`]) as
+/// ``{attribute: {bit name: mask}}``, names in the format's order.
+pub(crate) fn attribute_bits<'py>(
+    py: Python<'py>,
+    tables: &[nav_core::AttributeBits],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for table in tables {
+        let bits = PyDict::new(py);
+        for (mask, name) in table.bits {
+            bits.set_item(*name, *mask)?;
+        }
+        d.set_item(table.attribute, bits)?;
     }
     Ok(d)
 }

@@ -29,6 +29,11 @@ mod navigate;
 mod navmesh;
 mod state;
 
+/// The extension's Rust allocations go through mimalloc (see Cargo.toml); Python's objects do
+/// not.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use errors::{NavError, nav_error};
 use navmesh::{Finding, Navmesh};
 
@@ -199,7 +204,8 @@ fn diff(py: Python<'_>, a: &Bound<'_, Navmesh>, b: &Bound<'_, Navmesh>) -> PyRes
 }
 
 /// The formats this build reads: one dictionary each (``name``, ``description``,
-/// ``extensions``), in the order signatures are tried.
+/// ``extensions``, ``attribute_bits`` as ``Navmesh.attribute_bits()`` gives them), in the order
+/// signatures are tried.
 #[pyfunction]
 fn formats(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
     FORMATS
@@ -209,6 +215,10 @@ fn formats(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
             d.set_item("name", f.name())?;
             d.set_item("description", f.description())?;
             d.set_item("extensions", f.extensions().to_vec())?;
+            d.set_item(
+                "attribute_bits",
+                edit::attribute_bits(py, f.attribute_bits())?,
+            )?;
             Ok(d)
         })
         .collect()

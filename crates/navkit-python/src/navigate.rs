@@ -14,9 +14,8 @@ pub(crate) struct Path {
     /// ``Navmesh.cell_ids``; empty when unreachable.
     #[pyo3(get)]
     cells: Vec<u32>,
-    /// The route's cells by the ids users know (``"61"``, ``"0410E930:12"``).
-    #[pyo3(get)]
-    ids: Vec<String>,
+    /// The route's cells by the ids users know, written out when asked for ([`Path::ids`]).
+    cell_ids: Vec<CellId>,
     /// The route's cost under the weight asked for (0.0 when unreachable).
     #[pyo3(get)]
     cost: f64,
@@ -38,13 +37,8 @@ pub(crate) struct Path {
 impl Path {
     /// The answer for `route`, found by `nav`.
     pub(crate) fn new(nav: &Navigator, route: Route) -> Self {
-        let ids = nav
-            .route_cells(&route.cells)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
         Path {
-            ids,
+            cell_ids: nav.route_cells(&route.cells),
             cells: route.cells,
             cost: route.cost,
             reachable: route.reachable,
@@ -57,6 +51,12 @@ impl Path {
 
 #[pymethods]
 impl Path {
+    /// The route's cells by the ids users know (``"61"``, ``"0410E930:12"``).
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.cell_ids.iter().map(ToString::to_string).collect()
+    }
+
     fn __repr__(&self) -> String {
         match &self.reason {
             None => format!(

@@ -8,6 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+use nav_core::edit::MatchOptions;
 use nav_core::geometry::{Geometry, UpAxis};
 use nav_core::navigation::Navigator;
 use navkit_lib::registry::{self, Opened};
@@ -98,15 +99,16 @@ impl Navmesh {
         self.with(|m| m.write())?.map_err(nav_error)
     }
 
-    /// Applies `mesh` with the default matching tolerance, in place.
-    fn apply_mesh(
+    /// Runs an edit of the model (`apply`, `apply_graph`) with the default matching tolerance,
+    /// in place, without the GIL.
+    fn edit_with(
         &self,
         py: Python<'_>,
-        mesh: &nav_core::edit::EditedMesh,
+        f: impl FnOnce(&mut dyn Opened, &MatchOptions) -> Result<Vec<String>, nav_core::Error> + Send,
     ) -> PyResult<Vec<String>> {
         py.detach(|| {
             self.shared
-                .edit(|m| m.apply(mesh, &nav_core::edit::MatchOptions::default()))
+                .edit(|m| f(m, &MatchOptions::default()))
                 .map_err(poisoned)?
                 .map_err(nav_error)
         })
@@ -364,7 +366,7 @@ impl Navmesh {
         let points = edit::vertices(value)?;
         let g = py.detach(|| self.geometry())?;
         let mesh = edit::moved(&g, points)?;
-        self.apply_mesh(py, &mesh).map(|_| ())
+        self.edit_with(py, |m, o| m.apply(&mesh, o)).map(|_| ())
     }
 
     /// Puts an edited mesh back onto this navmesh, in place, keeping everything the mesh does
@@ -391,7 +393,7 @@ impl Navmesh {
             faces,
             attributes,
         };
-        self.apply_mesh(py, &mesh)
+        self.edit_with(py, |m, o| m.apply(&mesh, o))
     }
 
     /// Which record of the file each polygon is, as int64 arrays by name: ``index`` (its
@@ -410,6 +412,15 @@ impl Navmesh {
         edit::polygon_attributes(py, &g)
     }
 
+    /// The named bits of the format's flag attributes, ``{attribute: {bit name: mask}}``
+    /// (``{"attribute_flags": {"jump": 2, ...}}``); attributes ``polygon_attributes()`` names,
+    /// empty for a format that names no bits. Bits not named are the file's own.
+    fn attribute_bits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let format = registry::by_name(self.format)
+            .ok_or_else(|| nav_error(format!("unknown format `{}`", self.format)))?;
+        edit::attribute_bits(py, format.attribute_bits())
+    }
+
     /// The polygons as ``(offsets, indices)``: polygon ``k`` is
     /// ``indices[offsets[k]:offsets[k + 1]]``, indices into ``vertices``.
     #[getter]
@@ -425,18 +436,67 @@ impl Navmesh {
         Ok(arrays::polygon_kinds(py, &g))
     }
 
-    /// The names of the polygon and link kinds (``polygon_kinds`` and ``links`` index them).
+    /// Each graph node's kind (uint16, an index into ``kinds``): a Quake node's type
+    /// (``teleporter``, ``elevator``, ...).
+    #[getter]
+    fn node_kinds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+        let g = py.detach(|| self.geometry())?;
+        Ok(arrays::graph_kinds(py, &g).0)
+    }
+
+    /// Each graph link's kind (uint16, an index into ``kinds``), in the order of ``links``: the
+    /// link type the file stores (``walk``, ``long jump``, ``ladder``, ...).
+    #[getter]
+    fn link_kinds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+        let g = py.detach(|| self.geometry())?;
+        Ok(arrays::graph_kinds(py, &g).1)
+    }
+
+    /// The names of the polygon, node and link kinds (``polygon_kinds``, ``node_kinds`` and
+    /// ``link_kinds`` index them).
     #[getter]
     fn kinds(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         let g = py.detach(|| self.geometry())?;
         Ok(g.kinds.clone())
     }
 
-    /// The geometry's graph nodes (float32 ``(N, 3)``), for formats that are graphs.
+    /// The geometry's graph nodes (float32 ``(N, 3)``, the file's axes), for formats that are
+    /// graphs. Assigning an array of the same shape moves the nodes that changed (through
+    /// ``apply_graph``): the rest of the file is kept, and a coordinate within float rounding
+    /// of its old value keeps its bits.
     #[getter]
     fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let g = py.detach(|| self.geometry())?;
         arrays::nodes(py, &g)
+    }
+
+    #[setter(nodes)]
+    fn set_nodes(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let graph = nav_core::edit::EditedGraph {
+            nodes: edit::vertices(value)?,
+            links: None,
+        };
+        self.edit_with(py, |m, o| m.apply_graph(&graph, o))
+            .map(|_| ())
+    }
+
+    /// Puts a graph edited in a 3D tool back onto this navmesh, in place (Quake nodes):
+    /// ``nodes`` ``(N, 3)`` in the file's axes, one per node of ``nodes`` in the same order, and
+    /// optionally ``links`` ``(M, 2)``, the edges the tool holds (compared undirected, once per
+    /// pair). Moved nodes move; everything else is kept. Returns one line per change; raises
+    /// ``NavError``, leaving the navmesh as it was, for added or deleted nodes or links (edit
+    /// the JSON for those) and for a graph that derives from polygons (Fox Engine).
+    #[pyo3(signature = (nodes, links=None))]
+    fn apply_graph(
+        &self,
+        py: Python<'_>,
+        nodes: &Bound<'_, PyAny>,
+        links: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
+        let nodes = edit::vertices(nodes)?;
+        let links = links.map(edit::pairs).transpose()?;
+        let graph = nav_core::edit::EditedGraph { nodes, links };
+        self.edit_with(py, |m, o| m.apply_graph(&graph, o))
     }
 
     /// The geometry's graph links (uint32 ``(M, 2)``: from, to), indices into ``nodes``.
@@ -456,11 +516,15 @@ impl Navmesh {
 
     /// The navigation cells as arrays by name: ``id``, ``part`` (-1 without parts),
     /// ``centre`` (NaN where none), ``radius`` (NaN for polygons), ``corner_start`` and
-    /// ``corner_count`` (runs of ``cell_corners``).
+    /// ``corner_count`` (runs of ``cell_corners``); and each of the file's per-record
+    /// attributes, named as in the JSON (``attribute_flags``, ``flags``, ...): int64, the raw
+    /// value the cell's record holds, -1 for a cell that is no polygon record (a node).
     #[getter]
     fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let nav = py.detach(|| self.navigator())?;
-        arrays::cells(py, nav.graph())
+        // A format without a geometry mapping has no per-record attributes to add.
+        let geometry = py.detach(|| self.geometry()).ok();
+        arrays::cells(py, nav.graph(), geometry.as_deref())
     }
 
     /// Every navigation cell's polygon corners (float32 ``(M, 3)``), one run per cell.

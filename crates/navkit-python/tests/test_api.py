@@ -100,6 +100,56 @@ def test_a_sample_round_trips_and_saves_atomically(tmp_path):
     assert mesh.validate() == [] or all(f.severity in ("error", "warning", "info") for f in mesh.validate())
 
 
+def test_moved_graph_nodes_go_back_onto_the_file():
+    data = SAMPLE.read_bytes()
+    mesh = navkit.open(SAMPLE)
+    nodes, links = mesh.nodes, mesh.links
+    # Unedited, through the setter or with the links as a 3D tool holds them: the same bytes.
+    mesh.nodes = nodes
+    assert mesh.apply_graph(nodes, links[:, ::-1]) == []
+    assert mesh.to_bytes() == data
+    moved = nodes.copy()
+    moved[2] += np.float32([8.0, -4.5, 16.0])
+    x, y, z = (float(c) for c in moved[2])
+    assert mesh.apply_graph(moved, links) == [f"nodes[2]: origin moved to ({x:g}, {y:g}, {z:g})"]
+    assert np.flatnonzero(np.any(mesh.nodes != nodes, axis=1)).tolist() == [2]
+    assert navkit.diff(navkit.open(data), mesh) == [
+        "nodes[2].origin: [256.0, 256.0, 24.0] -> [264.0, 251.5, 40.0]"
+    ]
+    after = mesh.to_bytes()
+    # Refused, and nothing changed: a deleted node, a deleted link, a link that names no node.
+    with pytest.raises(navkit.NavError, match="nodes cannot be added or deleted"):
+        mesh.nodes = moved[:-1]
+    with pytest.raises(navkit.NavError, match="links cannot be added or deleted"):
+        pairs = np.sort(links, axis=1)
+        mesh.apply_graph(moved, links[np.any(pairs != pairs[0], axis=1)])
+    with pytest.raises(ValueError, match="not a node index"):
+        mesh.apply_graph(moved, [[0, -1]])
+    assert mesh.to_bytes() == after
+
+
+def test_attribute_bits_name_flags_and_a_set_bit_is_written(tmp_path):
+    assert navkit.open(SAMPLE).attribute_bits() == {}
+    source = ROOT / "samples" / "source" / "cs_v16_1.nav"
+    mesh = navkit.open(source)
+    bits = mesh.attribute_bits()
+    assert set(bits) == {"attribute_flags"}
+    assert bits["attribute_flags"]["jump"] == 0x2 and bits["attribute_flags"]["crouch"] == 0x1
+    by_format = {f["name"]: f["attribute_bits"] for f in navkit.formats()}
+    assert by_format["nav-source"] == bits and by_format["nav-quake"] == {}
+    assert set(by_format["skyrim-plugin"]) == {"flags", "cover_flags"}
+    assert by_format["nvnm-skyrim"] == by_format["skyrim-plugin"]
+    before = mesh.polygon_attributes()["attribute_flags"]
+    flags = before.copy()
+    flags[0] ^= bits["attribute_flags"]["stairs"]
+    mesh.apply(mesh.vertices, *mesh.polygons, attributes={"attribute_flags": flags})
+    out = tmp_path / "flag.nav"
+    mesh.save(out)
+    after = navkit.open(out).polygon_attributes()["attribute_flags"]
+    assert list(np.nonzero(after != before)[0]) == [0]
+    assert after[0] ^ before[0] == 0x1000
+
+
 def test_export_and_render_write_files(tmp_path):
     mesh = navkit.open(SAMPLE)
     for name in ["m.obj", "m.glb", "m.png", "m.svg"]:

@@ -1,7 +1,8 @@
 //! Navigation on the largest real file of every format, through the registry: building the
 //! graph and its navigator, 1,000 paths between cells picked at random (by distance, every edge
-//! kind), and 10,000 locates of points at and beside cell centres. Skipped with a note when the
-//! corpus is absent.
+//! kind), and 10,000 locates of points at and beside cell centres. Silkroad, of which no public
+//! file exists, is measured on the town-sized region its builder makes. The real files are
+//! skipped with a note when the corpus is absent.
 // Indices taken modulo a list's length fit that list's `usize`; offsets are small integers.
 #![allow(clippy::cast_possible_truncation)]
 
@@ -29,39 +30,54 @@ fn next(state: &mut u64) -> u64 {
     *state
 }
 
+/// The largest file of each corpus folder (none without a corpus), and a Silkroad town region
+/// from the jmxvnvm builder: (name, bytes).
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    match nav_core::testing::corpus_root() {
+        None => eprintln!("note: navigation bench of real files skipped: no corpus"),
+        Some(root) => {
+            for (folder, ending) in FOLDERS {
+                let largest = nav_core::testing::corpus_files(&root.join(folder))
+                    .into_iter()
+                    .filter(|p| p.parent() == Some(&root.join(folder)))
+                    .filter(|p| {
+                        p.extension()
+                            .is_some_and(|e| e.eq_ignore_ascii_case(ending))
+                    })
+                    .filter(|p| !nav_core::testing::is_negative(p))
+                    .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()));
+                let Some(path) = largest else { continue };
+                let Ok(bytes) = std::fs::read(&path) else {
+                    continue;
+                };
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                out.push((name, bytes));
+            }
+        }
+    }
+    match jmxvnvm::write(&jmxvnvm::build::town(jmxvnvm::RegionId(0x61a8))) {
+        Ok(bytes) => out.push(("Silkroad town region (builder-made)".into(), bytes)),
+        Err(e) => eprintln!("note: the Silkroad town region does not write: {e}"),
+    }
+    out
+}
+
 fn bench(c: &mut Criterion) {
-    let Some(root) = nav_core::testing::corpus_root() else {
-        eprintln!("note: navigation bench skipped: no corpus");
-        return;
-    };
     let mut g = c.benchmark_group("navigation");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
-    for (folder, ending) in FOLDERS {
-        let largest = nav_core::testing::corpus_files(&root.join(folder))
-            .into_iter()
-            .filter(|p| p.parent() == Some(&root.join(folder)))
-            .filter(|p| {
-                p.extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case(ending))
-            })
-            .filter(|p| !nav_core::testing::is_negative(p))
-            .max_by_key(|p| std::fs::metadata(p).map_or(0, |m| m.len()));
-        let Some(path) = largest else { continue };
-        let Ok(bytes) = std::fs::read(&path) else {
-            continue;
-        };
-        let format =
-            navkit::registry::sniff(&bytes).or_else(|| navkit::registry::by_extension(&path));
+    for (name, bytes) in inputs() {
+        let format = navkit::registry::sniff(&bytes)
+            .or_else(|| navkit::registry::by_extension(std::path::Path::new(&name)));
         let Some(opened) = format.and_then(|f| f.open(&bytes).ok()) else {
             continue;
         };
         let Some(graph) = opened.navigation() else {
             continue;
         };
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
         let cells = graph.cells.len();
         g.bench_function(
             format!("{name} ({cells} cells): build graph and navigator"),

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod export;
 pub mod font;
 pub mod fuzzing;
+pub mod graph_obj;
 pub mod import;
 pub mod palette;
 pub mod render;

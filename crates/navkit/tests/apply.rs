@@ -41,6 +41,17 @@ fn apply(original: &Path, edited: &Path, out: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `navkit export FILE` to OBJ: the text.
+fn exported_obj(file: &Path, name: &str) -> String {
+    let exported = temp(name);
+    assert!(
+        navkit(&["export", s(file), "-o", s(&exported)])
+            .status
+            .success()
+    );
+    std::fs::read_to_string(&exported).unwrap()
+}
+
 #[test]
 fn unedited_exports_give_the_original_bytes() {
     let files = nvnm_files(6);
@@ -71,13 +82,7 @@ fn a_hand_edited_obj_gives_exactly_its_changes() {
         skip_without_corpus("no NVNM blob in the skyrim corpus");
         return;
     };
-    let exported = temp("hand.obj");
-    assert!(
-        navkit(&["export", s(&file), "-o", s(&exported)])
-            .status
-            .success()
-    );
-    let text = std::fs::read_to_string(&exported).unwrap();
+    let text = exported_obj(&file, "hand.obj");
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     // Move the first vertex some units along X (Y-up OBJ: X is X).
     let first_v = lines.iter().position(|l| l.starts_with("v ")).unwrap();
@@ -189,4 +194,143 @@ fn through_blender() {
     eprintln!("{}{}", stdout(&o), stderr(&o));
     assert!(o.status.success(), "the Blender check failed");
     eprintln!("Blender check: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// A plugin exported, one navmesh edited in the OBJ (first vertex moved, its last triangle
+/// deleted, a triangle added on the moved vertex), applied: `navkit diff` shows that navmesh's
+/// changes and its `NVMI` entry, nothing of any other navmesh.
+#[test]
+fn a_plugin_edit_shows_exactly_in_diff() {
+    use nav_core::Format;
+    let Some(file) = nav_core::testing::real_file("skyrim", "Dwemer Secrets.esp") else {
+        skip_without_corpus("Dwemer Secrets.esp is not in the skyrim corpus");
+        return;
+    };
+    let model = nvnm_skyrim::plugin::Plugin
+        .read(&std::fs::read(&file).unwrap())
+        .unwrap();
+    let g = nvnm_skyrim::plugin::Plugin.geometry(&model).unwrap();
+    assert!(g.parts.len() >= 2, "{:?}", g.parts);
+    let form = &g.parts[0];
+    let last = g
+        .polygons
+        .iter()
+        .rposition(|p| p.record.is_some_and(|r| r.part == 0))
+        .unwrap();
+    let text = exported_obj(&file, "plugin.obj");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let first_v = lines.iter().position(|l| l.starts_with("v ")).unwrap();
+    let xyz: Vec<f32> = lines[first_v][2..]
+        .split(' ')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    lines[first_v] = format!("v {} {} {}", xyz[0] + 7.5, xyz[1], xyz[2]);
+    let faces: Vec<usize> = (0..lines.len())
+        .filter(|&k| lines[k].starts_with("f "))
+        .collect();
+    assert_eq!(faces.len(), g.polygons.len());
+    lines.remove(faces[last]);
+    let n = lines.iter().filter(|l| l.starts_with("v ")).count();
+    lines.push(format!("v {} {} {}", xyz[0], xyz[1], xyz[2] + 100.0));
+    lines.push(format!("v {} {} {}", xyz[0] + 100.0, xyz[1], xyz[2]));
+    lines.push(format!("f 1 {} {}", n + 2, n + 1));
+    let edited = temp("plugin.edited.obj");
+    std::fs::write(&edited, lines.join("\n") + "\n").unwrap();
+    let out = temp("plugin.edited.esp");
+    let changes = apply(&file, &edited, &out);
+    let prefix = format!("navmesh {form}: ");
+    assert!(
+        changes.iter().all(|c| c.starts_with(&prefix)),
+        "{changes:#?}"
+    );
+    let o = navkit(&["diff", s(&file), s(&out)]);
+    let diff = stdout(&o);
+    let mine = format!("FormID 0x{form}]");
+    let rows: Vec<&str> = diff.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(
+        rows.iter()
+            .all(|l| l.contains(&mine) || l.contains("items[group NAVI]")),
+        "{diff}"
+    );
+    let has = |what: &str| rows.iter().any(|l| l.contains(&mine) && l.contains(what));
+    assert!(has(".navmesh.vertices[0]: "), "{diff}");
+    assert!(
+        has(&format!(
+            ".navmesh.triangles[{}].vertices: ",
+            g.polygons[last].record.unwrap().index
+        )),
+        "{diff}"
+    );
+    assert_eq!(
+        rows.iter()
+            .filter(|l| l.ends_with(": added") && l.contains(".navmesh.vertices["))
+            .count(),
+        2,
+        "{diff}"
+    );
+}
+
+/// A Quake file is a graph: `apply` takes its nodes back from the OBJ's vertices and lines.
+#[test]
+fn a_graph_takes_moved_nodes_back_from_an_obj() {
+    let Some(file) = nav_core::testing::real_file("quake", "ry_dm7_v15.nav") else {
+        skip_without_corpus("ry_dm7_v15.nav is not in the quake corpus");
+        return;
+    };
+    let exported = temp("ry_dm7.obj");
+    let o = navkit(&["export", s(&file), "-o", s(&exported)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = temp("ry_dm7.obj.nav");
+    assert!(apply(&file, &exported, &out).is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&file).unwrap());
+
+    // Node 5 is the sixth `v` line (Y up: x, z, -y); move it 16 units along x.
+    let text = std::fs::read_to_string(&exported).unwrap();
+    let mut seen = 0;
+    let mut moved = None;
+    let edited: String = text
+        .lines()
+        .map(|line| {
+            let mut line = line.to_string();
+            if let Some(rest) = line.strip_prefix("v ") {
+                if seen == 5 {
+                    let c: Vec<f32> = rest.split(' ').map(|w| w.parse().unwrap()).collect();
+                    moved = Some([c[0] + 16.0, -c[2], c[1]]);
+                    line = format!("v {} {} {}", c[0] + 16.0, c[1], c[2]);
+                }
+                seen += 1;
+            }
+            line + "\n"
+        })
+        .collect();
+    let [x, y, z] = moved.unwrap();
+    let moved_obj = temp("ry_dm7_moved.obj");
+    std::fs::write(&moved_obj, &edited).unwrap();
+    assert_eq!(
+        apply(&file, &moved_obj, &out),
+        [format!("nodes[5]: origin moved to ({x}, {y}, {z})")]
+    );
+    let o = navkit(&["diff", s(&file), s(&out)]);
+    let diff = stdout(&o);
+    assert_eq!(diff.lines().count(), 1, "{diff}");
+    assert!(diff.starts_with("nodes[5].origin: "), "{diff}");
+
+    // Every line into node 0 gone: refused, nothing written.
+    let cut: String = edited
+        .lines()
+        .filter(|l| !(l.starts_with("l ") && l.split(' ').skip(1).any(|w| w == "1")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let cut_obj = temp("ry_dm7_cut.obj");
+    std::fs::write(&cut_obj, cut).unwrap();
+    let refused = temp("ry_dm7_cut.nav");
+    let _ = std::fs::remove_file(&refused);
+    let o = navkit(&["apply", s(&file), s(&cut_obj), "-o", s(&refused)]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("links cannot be added or deleted"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!refused.exists());
 }

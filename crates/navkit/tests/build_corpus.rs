@@ -172,7 +172,7 @@ struct Tally {
 impl Tally {
     fn print(&self, what: &str) {
         eprintln!(
-            "{what}: {} files ({} empty skipped as nothing to export), {} triangles; build \
+            "{what}: {} files ({} empty, with nothing to export), {} triangles; build \
              warnings {:?}; validate on the built files: no error, warnings {:?}",
             self.files, self.empty, self.triangles, self.warnings, self.validate_warnings
         );

@@ -97,6 +97,40 @@ fn mean(points: &[[f32; 3]]) -> [f32; 3] {
 /// The names of [`Polygon::attributes`] of a triangle: its flags and cover word as stored.
 pub const ATTRIBUTES: [&str; 2] = ["flags", "cover_flags"];
 
+/// The named bits of [`ATTRIBUTES`] ([`nav_core::Format::attribute_bits`]): the triangle flags
+/// ([`triangle_flags`], xEdit's and Mutagen's names) and the single bits xEdit names in the cover
+/// word (its 4-bit cover values per edge are an enumeration, not bits, and stay unnamed).
+pub const ATTRIBUTE_BITS: [nav_core::AttributeBits; 2] = [
+    nav_core::AttributeBits {
+        attribute: "flags",
+        bits: &[
+            (triangle_flags::EDGE_LINK_0_1 as u32, "edge 0-1 link"),
+            (triangle_flags::EDGE_LINK_1_2 as u32, "edge 1-2 link"),
+            (triangle_flags::EDGE_LINK_2_0 as u32, "edge 2-0 link"),
+            (triangle_flags::DELETED as u32, "deleted"),
+            (
+                triangle_flags::NO_LARGE_CREATURES as u32,
+                "no large creatures",
+            ),
+            (triangle_flags::OVERLAPPING as u32, "overlapping"),
+            (triangle_flags::PREFERRED as u32, "preferred"),
+            (triangle_flags::WATER as u32, "water"),
+            (triangle_flags::DOOR as u32, "door"),
+            (triangle_flags::FOUND as u32, "found"),
+        ],
+    },
+    nav_core::AttributeBits {
+        attribute: "cover_flags",
+        bits: &[
+            (0x0010, "edge 0-1 left"),
+            (0x0020, "edge 0-1 right"),
+            (0x0400, "edge 1-2 left"),
+            (0x0800, "edge 1-2 right"),
+            (0x4000, "autogen cover"),
+        ],
+    },
+];
+
 /// An empty geometry of navmeshes: Z up, the file's vertices shared, [`ATTRIBUTES`] named.
 fn empty() -> Geometry {
     let mut g = Geometry::new(UpAxis::Z);

@@ -69,10 +69,9 @@ pub fn match_mesh(
             }
             [p] => *p,
             [first, rest @ ..] => {
-                let same = |p: &u32| {
-                    m.g.polygons.get(*p as usize).map(|q| &q.vertices)
-                        == m.g.polygons.get(*first as usize).map(|q| &q.vertices)
-                };
+                // Polygons at the same places (the same vertices, or a plugin's navmesh and
+                // its copy) cannot be told apart: they take their faces in order.
+                let same = |p: &u32| m.corner_bits(*p) == m.corner_bits(*first);
                 if !rest.iter().all(same) {
                     return Err(MatchError(format!(
                         "faces[{f}] fits {} and {} equally: move one of its corners back \
@@ -216,15 +215,7 @@ struct Index {
 
 impl Index {
     fn new(g: &Geometry, options: &MatchOptions) -> Index {
-        let magnitude = g
-            .vertices
-            .iter()
-            .flatten()
-            .filter(|c| c.is_finite())
-            .fold(0.0f64, |m, c| m.max(f64::from(c.abs())));
-        let tolerance = (f64::from(options.absolute.abs())
-            + f64::from(options.relative.abs()) * magnitude)
-            .max(f64::MIN_POSITIVE);
+        let tolerance = f64::from(options.tolerance(g)).max(f64::MIN_POSITIVE);
         let cell = tolerance * 2.0;
         let mut cells: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
         for (v, p) in g.vertices.iter().enumerate() {
@@ -332,6 +323,24 @@ struct Matcher<'g> {
 impl Matcher<'_> {
     fn position(&self, w: u32) -> [f32; 3] {
         self.positions.get(w as usize).copied().unwrap_or_default()
+    }
+
+    /// The positions of polygon `p`'s corners, as bits, in its cyclic order from the least
+    /// (`None` for no such polygon).
+    fn corner_bits(&self, p: u32) -> Option<Vec<[u32; 3]>> {
+        let poly = self.g.polygons.get(p as usize)?;
+        let mut bits: Vec<[u32; 3]> = poly
+            .vertices
+            .iter()
+            .map(|&v| self.g.vertices.get(v as usize).map(|c| c.map(f32::to_bits)))
+            .collect::<Option<_>>()?;
+        let least = bits
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, b)| **b)
+            .map_or(0, |(i, _)| i);
+        bits.rotate_left(least);
+        Some(bits)
     }
 
     /// Whether welded vertex `w` is original vertex `v`, unmoved.

@@ -2,7 +2,7 @@
 //!
 //! `navkit export` writes a file's [`Geometry`] as a mesh; a modder edits it in Blender or any
 //! other tool and exports it again; [`match_mesh`] compares that [`EditedMesh`] with the original
-//! geometry and says what changed as a [`MeshEdit`]; [`Format::apply`] puts the edit onto the
+//! geometry and says what changed as a [`MeshEdit`]; [`crate::Format::apply`] puts the edit onto the
 //! model, keeping everything the mesh does not show. [`apply_mesh`] does all three, and is what
 //! the command-line tool, the Python package and the Blender add-on call.
 //!
@@ -20,8 +20,9 @@
 //! 2. **Faces.** An edited face belongs to the original polygon whose corners it runs through in
 //!    the same cyclic order, with at least two corners unmoved (a triangle of a triangulated
 //!    quad runs through three of its four corners). Where two polygons fit equally, the one
-//!    that is already covered by other faces is not a candidate; polygons that are exact
-//!    duplicates take their faces in order; anything else is refused.
+//!    that is already covered by other faces is not a candidate; polygons with their corners
+//!    at the same places (duplicates in one file, or a navmesh and its copy in a plugin) take
+//!    their faces in order; anything else is refused.
 //! 3. **Polygons.** The faces of one original polygon must together make it again (the pieces
 //!    of a triangulation, or the polygon itself): their outline is the polygon's edited cycle
 //!    of corners. A corner that is not where the original vertex was is that vertex, moved. A
@@ -35,17 +36,29 @@
 //! What cannot be told apart is refused with a message saying what to do, never guessed: a
 //! vertex kept in one face and moved in another (the edit split it), a polygon only partly
 //! covered by faces, a face that fits two polygons equally.
+//!
+//! # Graphs
+//!
+//! A graph format (Quake's nodes and links) comes back as loose vertices and edges
+//! ([`EditedGraph`]): node `k` is the file's node `k`, and only positions may change.
+//! [`match_graph`] says which nodes moved ([`GraphEdit`]), [`crate::Format::apply_graph`] puts
+//! them onto the model, [`apply_graph`] does both; nodes or links added or deleted are refused,
+//! with a pointer to the JSON, since they re-index every link.
 
+mod apply;
+mod graph;
+#[cfg(test)]
+mod graph_tests;
 mod matching;
 #[cfg(test)]
 mod tests;
 
+pub use apply::{apply_graph, apply_mesh};
+pub use graph::{EditedGraph, GraphEdit, match_graph};
 pub use matching::match_mesh;
 
-use crate::Format;
 #[cfg(doc)]
 use crate::geometry::Geometry;
-use crate::geometry::VertexIdentity;
 
 /// A mesh as a modelling tool gives it back: positions in the format's own world axes (undo
 /// the Y-up turn of glTF and OBJ with [`crate::geometry::UpAxis::from_y_up`]) and faces as
@@ -82,6 +95,21 @@ impl Default for MatchOptions {
     }
 }
 
+impl MatchOptions {
+    /// The tolerance on `g`: `absolute + relative × M` (see [`MatchOptions`]), `M` the largest
+    /// finite coordinate magnitude of `g`. A format that keeps a coordinate's stored bits when
+    /// the edit leaves it within this uses the matcher's own measure.
+    pub fn tolerance(&self, g: &crate::geometry::Geometry) -> f32 {
+        let magnitude = g
+            .vertices
+            .iter()
+            .flatten()
+            .filter(|c| c.is_finite())
+            .fold(0.0f32, |m, c| m.max(c.abs()));
+        self.absolute.abs() + self.relative.abs() * magnitude
+    }
+}
+
 /// A corner of an added face: an original vertex (moved or not), or a vertex the edit added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Corner {
@@ -97,7 +125,7 @@ pub struct AddedFace {
     /// Which face of the [`EditedMesh`] it is.
     pub face: u32,
     /// Its corners, in winding order. A format whose vertices are shared
-    /// ([`VertexIdentity::Shared`]) uses [`Corner::Vertex`] to share the file's vertex.
+    /// ([`crate::geometry::VertexIdentity::Shared`]) uses [`Corner::Vertex`] to share the file's vertex.
     pub corners: Vec<Corner>,
     /// The position of each corner (after the edit's moves), for formats that store corners
     /// by position.
@@ -147,45 +175,6 @@ impl MeshEdit {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct MatchError(pub String);
-
-/// Matches `mesh` against the model's geometry ([`match_mesh`]) and applies the edit
-/// ([`Format::apply`]); returns one line per change. An edit that changes nothing leaves the
-/// model untouched (so it writes the original bytes); on an error the model is left as it was.
-///
-/// Refuses a format without geometry, one whose geometry does not say what its vertices are
-/// ([`VertexIdentity::Unknown`]), one that cannot apply edits yet, and a mesh the matcher
-/// refuses.
-pub fn apply_mesh<F: Format + ?Sized>(
-    format: &F,
-    model: &mut F::Model,
-    mesh: &EditedMesh,
-    options: &MatchOptions,
-) -> crate::Result<Vec<String>> {
-    let refuse = |message: &dyn core::fmt::Display| {
-        crate::Error::unrepresentable(format.name(), "apply", message)
-    };
-    let Some(geometry) = format.geometry(model) else {
-        return Err(refuse(&"this format has no geometry to apply a mesh to"));
-    };
-    if geometry.vertex_identity == VertexIdentity::Unknown {
-        return Err(refuse(
-            &"this format does not map its records to mesh faces yet",
-        ));
-    }
-    let edit = match_mesh(&geometry, mesh, options).map_err(|e| refuse(&e))?;
-    if edit.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut edited = model.clone();
-    match format.apply(&mut edited, &geometry, &edit) {
-        None => Err(refuse(&"this format cannot apply mesh edits yet")),
-        Some(Err(e)) => Err(e),
-        Some(Ok(lines)) => {
-            *model = edited;
-            Ok(lines)
-        }
-    }
-}
 
 /// `(x, y, z)` with each coordinate in Rust's shortest form that reads back to the same `f32`,
 /// for change lines.

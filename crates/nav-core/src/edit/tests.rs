@@ -5,7 +5,7 @@
 #![allow(clippy::cast_possible_truncation)] // small synthetic meshes
 
 use super::*;
-use crate::geometry::{Geometry, Polygon, Record, UpAxis};
+use crate::geometry::{Geometry, Polygon, Record, UpAxis, VertexIdentity};
 
 /// A 3 × 3 grid of shared vertices (index `y * 3 + x`, 10 units apart, away from the origin)
 /// and its four quads, counter-clockwise from above; attribute `flags` = 10 + the quad's index.
@@ -230,4 +230,47 @@ fn bad_meshes_are_refused_not_panicked_on() {
         matched(&g, &EditedMesh::default()).deleted,
         vec![0, 1, 2, 3]
     );
+}
+
+#[test]
+fn polygons_at_the_same_places_take_their_faces_in_order() {
+    // Two triangles over their own vertices at the same three places, the second stored from
+    // another corner (as a plugin's navmesh and its copy, or a triangle stored twice).
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = VertexIdentity::Shared;
+    let places = [[0.0, 0.0, 1.0], [10.0, 0.0, 1.0], [0.0, 10.0, 1.0]];
+    for p in places.iter().chain(&places) {
+        g.vertex(*p);
+    }
+    let kind = g.kind("walk");
+    for (index, vertices) in [(0, vec![0, 1, 2]), (1, vec![4, 5, 3])] {
+        g.polygons.push(Polygon {
+            vertices,
+            kind,
+            record: Some(Record {
+                part: index,
+                index: 0,
+                id: None,
+            }),
+            ..Polygon::default()
+        });
+    }
+    assert!(matched(&g, &as_ngons(&g)).is_empty());
+    assert!(matched(&g, &as_split_triangles(&g, 1)).is_empty());
+    // One of them deleted: the other is kept, whichever the face went to.
+    let mut one = as_ngons(&g);
+    one.faces.pop();
+    assert_eq!(matched(&g, &one).deleted.len(), 1);
+    // Three faces on two polygons: the third is a duplicate, refused.
+    let mut three = as_ngons(&g);
+    three.faces.push(vec![0, 1, 2]);
+    assert!(match_mesh(&g, &three, &MatchOptions::default()).is_err());
+}
+
+#[test]
+fn the_tolerance_grows_with_the_largest_coordinate() {
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex([0.0, -2.0e5, f32::NAN]);
+    let t = MatchOptions::default().tolerance(&g);
+    assert!((t - (1e-5 + 0.2)).abs() < 1e-6, "{t}");
 }

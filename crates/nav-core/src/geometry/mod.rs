@@ -147,6 +147,20 @@ impl Geometry {
         }
     }
 
+    /// Where each vertex is a corner: vertex index to (polygon index, corner position), the
+    /// last polygon naming it winning. Under [`VertexIdentity::Corners`] each vertex is one
+    /// corner of one polygon, so this names it exactly.
+    pub fn corner_owners(&self) -> std::collections::HashMap<u32, (u32, usize)> {
+        let mut owner = std::collections::HashMap::new();
+        for (p, poly) in self.polygons.iter().enumerate() {
+            let Ok(p) = u32::try_from(p) else { break };
+            for (k, v) in poly.vertices.iter().enumerate() {
+                owner.insert(*v, (p, k));
+            }
+        }
+        owner
+    }
+
     /// The index of a kind name, added on first use.
     pub fn kind(&mut self, name: &str) -> u16 {
         match self.kinds.iter().position(|k| k == name) {

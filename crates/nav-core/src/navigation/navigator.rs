@@ -1,9 +1,10 @@
 //! [`Navigator`]: a graph made ready for queries, and the queries themselves.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::graph::{CellId, Graph};
-use super::search::{Adjacency, ScratchPool, Weight, distance};
+use super::search::{self, Adjacency, ScratchPool, Weight, distance};
 use super::spatial::{Grid, Planned, polygon_contains, span_distance, surface, tolerance};
 
 /// Why the navigator refuses a graph or a query.
@@ -84,6 +85,10 @@ pub struct Navigator {
     grid: Grid,
     /// The per-cell state of [`Navigator::path`]'s search, reused across queries.
     scratch: ScratchPool,
+    /// Each cell's component label ([`Adjacency::components`]), every edge kind followed and
+    /// walking only, made on the first route asked for: two cells of different labels have no
+    /// route, which [`Navigator::path`] then answers without searching the whole component.
+    components: [OnceLock<Vec<u32>>; 2],
 }
 
 impl Navigator {
@@ -116,6 +121,7 @@ impl Navigator {
             centres,
             graph,
             scratch: ScratchPool::default(),
+            components: [OnceLock::new(), OnceLock::new()],
         })
     }
 
@@ -281,11 +287,18 @@ impl Navigator {
                 }
             }
         }
+        let labels = self.labels(walk_only);
+        let apart = labels.get(a as usize) != labels.get(b as usize);
         Ok(
-            match self.scratch.with(|scratch| {
-                self.adjacency
-                    .astar(&self.centres, (a, b), weight, walk_only, scratch)
-            }) {
+            match (!apart)
+                .then(|| {
+                    self.scratch.with(|scratch| {
+                        self.adjacency
+                            .astar(&self.centres, (a, b), weight, walk_only, scratch)
+                    })
+                })
+                .flatten()
+            {
                 Some((cells, cost)) => Route {
                     from: Some(a),
                     to: Some(b),
@@ -337,7 +350,13 @@ impl Navigator {
     /// island. Largest first, ties by smallest cell index; each island's cells (indices in
     /// [`Graph::cells`]) sorted.
     pub fn islands(&self, walk_only: bool) -> Vec<Vec<u32>> {
-        self.adjacency.islands(self.graph.cells.len(), walk_only)
+        search::islands(self.labels(walk_only))
+    }
+
+    /// Each cell's component label under `walk_only`, made on first use and kept.
+    fn labels(&self, walk_only: bool) -> &[u32] {
+        self.components[usize::from(walk_only)]
+            .get_or_init(|| self.adjacency.components(self.graph.cells.len(), walk_only))
     }
 
     /// Checks that `route` (as [`Navigator::path`] gave it for `weight` and `walk_only`) is a

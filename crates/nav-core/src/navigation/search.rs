@@ -133,9 +133,10 @@ impl Adjacency {
         self.edges.len()
     }
 
-    /// The connected components over the edges followed under `walk_only`, each edge taken both
-    /// ways: largest first, ties by smallest cell index; cells sorted.
-    pub(crate) fn islands(&self, cells: usize, walk_only: bool) -> Vec<Vec<u32>> {
+    /// Each cell's connected component over the edges followed under `walk_only`, each edge
+    /// taken both ways, as a label: the smallest cell index of the component. No route can join
+    /// two cells of different labels, whatever the weight.
+    pub(crate) fn components(&self, cells: usize, walk_only: bool) -> Vec<u32> {
         let mut parent: Vec<u32> = (0..cells).map(index_u32).collect();
         for from in 0..cells {
             let from = index_u32(from);
@@ -145,26 +146,13 @@ impl Adjacency {
                 }
             }
         }
-        // Group by root, in index order, so each island's cells come out sorted.
-        let mut slot = vec![u32::MAX; cells];
-        let mut islands: Vec<Vec<u32>> = Vec::new();
         for i in 0..cells {
-            let i = index_u32(i);
-            let root = find(&mut parent, i) as usize;
-            let Some(s) = slot.get_mut(root) else {
-                continue;
-            };
-            if *s == u32::MAX {
-                *s = index_u32(islands.len());
-                islands.push(Vec::new());
-            }
-            if let Some(island) = islands.get_mut(*s as usize) {
-                island.push(i);
+            let root = find(&mut parent, index_u32(i));
+            if let Some(slot) = parent.get_mut(i) {
+                *slot = root;
             }
         }
-        // Islands were made in order of their smallest cell; a stable sort keeps that for ties.
-        islands.sort_by_key(|island| core::cmp::Reverse(island.len()));
-        islands
+        parent
     }
 
     /// The cheapest route from `from` to `to` (both cells of the graph, different), or `None`
@@ -208,6 +196,9 @@ impl Adjacency {
                 return Some((trace(slots, stamp, from, to)?, here));
             }
             for edge in self.run(cell) {
+                if edge.followed & wanted == 0 {
+                    continue;
+                }
                 let step = match weight {
                     Weight::Hops => 1.0,
                     Weight::Distance => edge.length, // NaN where a centre is missing: never taken
@@ -220,7 +211,7 @@ impl Adjacency {
                     *next = Slot::fresh(stamp);
                 }
                 // A closed cell keeps its route (rounding could otherwise relink it in a loop).
-                if cost < next.best && next.closed != stamp && edge.followed & wanted != 0 {
+                if cost < next.best && next.closed != stamp {
                     next.best = cost;
                     next.previous = cell;
                     if next.heuristic.is_nan() {
@@ -232,6 +223,30 @@ impl Adjacency {
         }
         None
     }
+}
+
+/// The islands of the component labels `roots` ([`Adjacency::components`]): largest first,
+/// ties by smallest cell index; cells sorted.
+pub(crate) fn islands(roots: &[u32]) -> Vec<Vec<u32>> {
+    // Group by root, in index order, so each island's cells come out sorted.
+    let mut slot = vec![u32::MAX; roots.len()];
+    let mut islands: Vec<Vec<u32>> = Vec::new();
+    for (i, &root) in roots.iter().enumerate() {
+        let i = index_u32(i);
+        let Some(s) = slot.get_mut(root as usize) else {
+            continue;
+        };
+        if *s == u32::MAX {
+            *s = index_u32(islands.len());
+            islands.push(Vec::new());
+        }
+        if let Some(island) = islands.get_mut(*s as usize) {
+            island.push(i);
+        }
+    }
+    // Islands were made in order of their smallest cell; a stable sort keeps that for ties.
+    islands.sort_by_key(|island| core::cmp::Reverse(island.len()));
+    islands
 }
 
 /// What a search knows of one cell; valid only where `seen` is the search's stamp.

@@ -26,6 +26,7 @@ mod flat;
 #[cfg(test)]
 mod oracle;
 mod read;
+mod tags;
 mod tree;
 mod walk;
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::flat::{
+use super::tags::{
     BYTES, F32, F64, FALSE, INT, MAP, SEQ, STR, TAG, TRUE, UINT, UNIT, VARIANT, WIDE,
 };
 

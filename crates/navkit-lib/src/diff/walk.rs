@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::flat::{MAP, SEQ, VARIANT};
 use super::read::{Value, show};
+use super::tags::{MAP, SEQ, VARIANT};
 use super::{Change, ChangeKind, Identity, identity};
 
 /// One walk: the format (for record identity), the names both flats index, the changes found.

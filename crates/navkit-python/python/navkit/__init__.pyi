@@ -115,6 +115,8 @@ class Navmesh:
         """Which record each polygon is: ``index``, ``id`` (-1 where none), ``part``."""
     def polygon_attributes(self) -> Dict[str, npt.NDArray[np.int64]]:
         """Each polygon's raw attribute values, named as in the JSON."""
+    def attribute_bits(self) -> Dict[str, Dict[str, int]]:
+        """The format's named flag bits: ``{attribute: {bit name: mask}}``."""
     @property
     def polygons(self) -> Tuple[npt.NDArray[np.int64], npt.NDArray[np.uint32]]:
         """``(offsets, indices)``: polygon k is ``indices[offsets[k]:offsets[k + 1]]``."""
@@ -122,11 +124,23 @@ class Navmesh:
     def polygon_kinds(self) -> npt.NDArray[np.uint16]:
         """Each polygon's kind, an index into ``kinds``."""
     @property
+    def node_kinds(self) -> npt.NDArray[np.uint16]:
+        """Each graph node's kind, an index into ``kinds``."""
+    @property
+    def link_kinds(self) -> npt.NDArray[np.uint16]:
+        """Each graph link's kind (the link type the file stores), an index into ``kinds``."""
+    @property
     def kinds(self) -> List[str]:
         """The names of the polygon and link kinds."""
     @property
     def nodes(self) -> npt.NDArray[np.float32]:
-        """The geometry's graph nodes, float32 ``(N, 3)``."""
+        """The geometry's graph nodes, float32 ``(N, 3)``; assign the same shape to move them."""
+    @nodes.setter
+    def nodes(self, value: npt.ArrayLike) -> None: ...
+    def apply_graph(
+        self, nodes: npt.ArrayLike, links: Optional[npt.ArrayLike] = None
+    ) -> List[str]:
+        """Puts a graph with moved nodes back onto the navmesh, in place; one line per change."""
     @property
     def links(self) -> npt.NDArray[np.uint32]:
         """The geometry's graph links, uint32 ``(M, 2)``."""
@@ -135,7 +149,9 @@ class Navmesh:
         """The navigation cells' ids."""
     @property
     def cells(self) -> Dict[str, npt.NDArray[Any]]:
-        """Per-cell arrays: id, part, centre, radius, corner_start, corner_count."""
+        """Per-cell arrays: id, part, centre, radius, corner_start, corner_count, and each
+        per-record attribute named as in the JSON (``attribute_flags``, ``flags``, ...): int64
+        raw values, -1 for a cell that is no polygon record (a node)."""
     @property
     def cell_corners(self) -> npt.NDArray[np.float32]:
         """Every cell's polygon corners, float32 ``(M, 3)``."""

@@ -1,5 +1,6 @@
 //! `navkit apply`: geometry edited in a 3D tool put back onto the original file
-//! ([`crate::registry::Opened::apply`]), everything the mesh does not show kept.
+//! ([`crate::registry::Opened::apply`], or [`crate::registry::Opened::apply_graph`] for a file
+//! that is a graph only), everything the mesh does not show kept.
 
 use std::path::Path;
 
@@ -31,23 +32,35 @@ pub(super) fn apply(
     let bytes = read(original)?;
     let format = detect_or_fail(forced, original, &bytes)?;
     let mut opened = format.open(&bytes).map_err(|e| input_error(original, e))?;
-    let target = opened
-        .geometry()
-        .ok_or_else(|| {
-            input_error(
-                original,
-                format!("{} has no geometry to apply a mesh to", format.name()),
-            )
-        })?
-        .up;
+    let geometry = opened.geometry().ok_or_else(|| {
+        input_error(
+            original,
+            format!("{} has no geometry to apply a mesh to", format.name()),
+        )
+    })?;
+    let target = geometry.up;
     let mesh_up = match up {
         UpArg::Y => UpAxis::Y,
         UpArg::Z => UpAxis::Z,
     };
-    let mesh = crate::import::read_edited(edited, mesh_up, target).map_err(Failure::Input)?;
-    let changes = opened
-        .apply(&mesh, &MatchOptions::default())
-        .map_err(|e| input_error(edited, e))?;
+    // A file that is a graph and nothing else (Quake) takes its nodes back from the OBJ's
+    // vertices and lines; every other file takes a polygon mesh.
+    let changes = if geometry.polygons.is_empty() && !geometry.nodes.is_empty() {
+        if crate::import::MeshFile::of(edited) != Some(crate::import::MeshFile::Obj) {
+            return Err(Failure::Usage(format!(
+                "{}: {} is a graph: apply reads its nodes and links back from an .obj only",
+                edited.display(),
+                original.display()
+            )));
+        }
+        let graph =
+            crate::graph_obj::read_obj_graph(edited, mesh_up, target).map_err(Failure::Input)?;
+        opened.apply_graph(&graph, &MatchOptions::default())
+    } else {
+        let mesh = crate::import::read_edited(edited, mesh_up, target).map_err(Failure::Input)?;
+        opened.apply(&mesh, &MatchOptions::default())
+    }
+    .map_err(|e| input_error(edited, e))?;
     let result = if changes.is_empty() {
         bytes
     } else {

@@ -297,6 +297,10 @@ pub(super) enum Command {
     /// format's defaults. An unedited mesh gives the original bytes. What cannot be told apart
     /// (a vertex moved in one face and not another, a polygon partly deleted) is refused with
     /// what to do. One line is printed per change.
+    ///
+    /// A file that is a graph only (Quake nodes and links) takes an OBJ of vertices and lines
+    /// (`v`, `l`) back: vertex k is node k, a moved one moves that node's origin; nodes or links
+    /// added or deleted are refused (edit the JSON for those).
     Apply {
         /// The navmesh the mesh was exported from.
         original: PathBuf,

@@ -59,6 +59,10 @@ impl Format for Nvnm {
         &["nvnm"]
     }
 
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        &crate::geometry::ATTRIBUTE_BITS
+    }
+
     fn sniff(&self, _bytes: &[u8]) -> bool {
         // The blob has no signature; it is chosen by extension or by name.
         false

@@ -18,10 +18,12 @@
 //! - [`mod@conflicts`]: navmeshes that more than one plugin of a load order defines.
 //! - [`mod@fix`]: fixing every navmesh of an edited plugin, and its `NVMI` entries.
 //! - [`navigation`]: every navmesh as one navigation graph (`Format::navigation`).
+//! - [`mod@apply`]: a mesh edit put onto each navmesh it touches (`Format::apply`).
 //!
 //! Only the 24-byte record and group headers of Skyrim and later are read (not Oblivion's
 //! 20-byte ones).
 
+pub mod apply;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impl;
 pub mod compression;
@@ -88,6 +90,10 @@ impl Format for Plugin {
 
     fn extensions(&self) -> &'static [&'static str] {
         &["esp", "esm", "esl"]
+    }
+
+    fn attribute_bits(&self) -> &'static [nav_core::AttributeBits] {
+        &crate::geometry::ATTRIBUTE_BITS
     }
 
     fn sniff(&self, bytes: &[u8]) -> bool {
@@ -262,6 +268,17 @@ impl Format for Plugin {
         let mut geometry = crate::geometry::plugin_geometry(&meshes);
         geometry.omitted = omitted;
         Some(geometry)
+    }
+
+    /// Each navmesh's share of the edit applied to its `NVNM`, its `NVMI` entry brought up to
+    /// date; see [`apply`].
+    fn apply(
+        &self,
+        model: &mut Self::Model,
+        original: &nav_core::geometry::Geometry,
+        edit: &nav_core::edit::MeshEdit,
+    ) -> Option<Result<Vec<String>>> {
+        Some(apply::apply(model, original, edit))
     }
 
     /// Every navmesh whose `NVNM` reads as one graph, edge links and doors between navmeshes of
