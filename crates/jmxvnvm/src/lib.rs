@@ -44,6 +44,7 @@ pub mod fix;
 pub mod geometry;
 pub mod model;
 pub mod navigation;
+pub mod positions;
 pub mod query;
 pub mod validate;
 pub mod view;
@@ -93,6 +94,10 @@ pub struct Nvm;
 impl Format for Nvm {
     type View<'a> = NavMeshTerrainView<'a>;
     type Model = NavMeshTerrain;
+
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        positions::POSITION_LISTS
+    }
 
     fn name(&self) -> &'static str {
         FORMAT

@@ -224,6 +224,14 @@ pub trait Format {
         None
     }
 
+    /// The lists of the model whose records other records name by their position, and those
+    /// references ([`crate::positions`]): `to-json` writes each record's position as `"#"`, and
+    /// `from-json` renumbers the references when records were deleted, inserted or reordered.
+    /// The default has none.
+    fn position_lists(&self) -> &'static [crate::positions::PositionList] {
+        &[]
+    }
+
     /// A new navmesh made from a triangle mesh, laid out as the game lays out its own files, with
     /// a warning for each triangle of a shape game files have but a modeller may not mean
     /// (vertical, degenerate, facing down, sharing an edge oddly), or `None` for a format that

@@ -21,6 +21,8 @@
 //! - [`ShortVec`]: the list type of the models' short per-record lists (a node's links, an
 //!   area's connections), kept inside the record up to a few items so that copying a file into
 //!   a model does not allocate once per record.
+//! - [`positions`]: the lists whose records others name by position, and those references, for
+//!   the JSON tools to renumber.
 //! - [`oracle`]: the round-trip checks used by the tests, the fuzz targets and `navkit roundtrip`.
 //! - `bytes` (with the `serde` feature): byte strings in JSON, as text where they are UTF-8, and
 //!   NUL-terminated names as plain strings with the terminator implied.
@@ -54,6 +56,7 @@ pub mod format;
 pub mod geometry;
 pub mod navigation;
 pub mod oracle;
+pub mod positions;
 pub mod scalar;
 pub mod short_vec;
 #[cfg(feature = "testing")]

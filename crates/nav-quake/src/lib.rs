@@ -49,6 +49,7 @@ mod geometry;
 pub mod layout;
 pub mod model;
 mod navigation;
+pub mod positions;
 mod validate;
 pub mod view;
 mod write;
@@ -83,6 +84,10 @@ pub struct Quake;
 impl Format for Quake {
     type View<'a> = NavView<'a>;
     type Model = NavFile;
+
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        positions::POSITION_LISTS
+    }
 
     fn name(&self) -> &'static str {
         FORMAT

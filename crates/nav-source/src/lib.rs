@@ -51,6 +51,7 @@ pub mod flavour;
 pub mod geometry;
 pub mod model;
 pub mod navigation;
+pub mod positions;
 pub mod validate;
 pub mod view;
 pub mod write;
@@ -94,6 +95,10 @@ pub struct SourceNav;
 impl Format for SourceNav {
     type View<'a> = SourceView<'a>;
     type Model = SourceMesh;
+
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        positions::POSITION_LISTS
+    }
 
     fn name(&self) -> &'static str {
         FORMAT
@@ -244,6 +249,10 @@ impl SourceNavAs {
 impl Format for SourceNavAs {
     type View<'a> = SourceView<'a>;
     type Model = SourceMesh;
+
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        positions::POSITION_LISTS
+    }
 
     fn name(&self) -> &'static str {
         SourceNav.name()

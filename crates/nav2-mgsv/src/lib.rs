@@ -59,6 +59,7 @@ pub mod fix;
 pub mod geometry;
 pub mod model;
 pub mod navigation;
+pub mod positions;
 pub mod records;
 pub mod validate;
 pub mod view;
@@ -91,6 +92,10 @@ pub struct Nav2;
 impl Format for Nav2 {
     type View<'a> = Nav2View<'a>;
     type Model = Nav2File;
+
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        positions::POSITION_LISTS
+    }
 
     fn name(&self) -> &'static str {
         FORMAT

@@ -6,10 +6,16 @@
 //! their bits through [`nav_core::RawF32`]'s serde (the shortest decimal that reads back to the
 //! same bits, or a bit string).
 //!
+//! Records of the lists that other records name by position carry their position as `"#"`,
+//! and a document whose records were deleted, inserted or moved is renumbered before it is
+//! read: see [`crate::positions`].
+//!
 //! Errors while reading name where in the document they happened: the JSON path
 //! (`model.areas[12].connections[0]`, from `serde_path_to_error`) and the line and column.
 
 use std::io::{self, BufReader, Read, Write};
+
+use nav_core::positions::PositionList;
 
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -23,7 +29,24 @@ pub const FLAT_ARRAY_MAX: usize = 16;
 #[derive(Serialize)]
 struct DocumentOut<'a, M> {
     format: &'a str,
+    model: WithPositions<'a, M>,
+}
+
+/// A model written with the `"#"` of the records of its position lists.
+struct WithPositions<'a, M> {
     model: &'a M,
+    lists: &'a [PositionList],
+}
+
+impl<M: Serialize> Serialize for WithPositions<'_, M> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        if self.lists.is_empty() {
+            return self.model.serialize(ser);
+        }
+        let track = std::cell::RefCell::new(crate::positions::Track::new(self.lists));
+        self.model
+            .serialize(crate::positions::Tracked::new(ser, &track))
+    }
 }
 
 /// The document `from-json` reads: the model, and whatever else (the format name, read earlier
@@ -33,15 +56,18 @@ struct DocumentIn<M> {
     model: M,
 }
 
-/// Writes the document of `model` (of the format `format`), indented, ending with a newline.
+/// Writes the document of `model` (of the format `format`), indented, ending with a newline;
+/// the records of `lists` carry their position as `"#"`.
 pub fn write_document<M: Serialize>(
     format: &str,
     model: &M,
+    lists: &[PositionList],
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
     {
         let mut ser = serde_json::Serializer::with_formatter(&mut buffered, LineFormatter::new());
+        let model = WithPositions { model, lists };
         DocumentOut { format, model }
             .serialize(&mut ser)
             .map_err(io::Error::from)?;
@@ -50,14 +76,41 @@ pub fn write_document<M: Serialize>(
     buffered.flush()
 }
 
-/// Reads the model of a document, with errors that name the JSON path and the line.
-pub fn read_document<M: DeserializeOwned>(input: &mut dyn Read) -> Result<M, String> {
-    let reader = BufReader::with_capacity(1 << 16, input);
-    let mut de = serde_json::Deserializer::from_reader(reader);
+/// Reads the model of a document, with errors that name the JSON path and the line. When a
+/// record of one of `lists` carries a `"#"` other than its position, the references are
+/// renumbered first ([`crate::positions`]).
+pub fn read_document<M: DeserializeOwned>(
+    input: &mut dyn Read,
+    lists: &[PositionList],
+) -> Result<M, String> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if crate::positions::needs_renumbering(&bytes, lists) {
+        return read_renumbered(&bytes, lists);
+    }
+    let mut de = serde_json::Deserializer::from_slice(&bytes);
     let doc: DocumentIn<M> =
         serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(&e))?;
     de.end().map_err(|e| e.to_string())?;
     Ok(doc.model)
+}
+
+/// The slow path of [`read_document`]: the document as a tree, renumbered, then read.
+fn read_renumbered<M: DeserializeOwned>(bytes: &[u8], lists: &[PositionList]) -> Result<M, String> {
+    let mut doc: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    let model = doc
+        .get_mut("model")
+        .ok_or("the document has no \"model\"")?;
+    crate::positions::renumber(model, lists, crate::positions::Missing::Refuse)?;
+    let model = model.take();
+    serde_path_to_error::deserialize(model).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            e.inner().to_string()
+        } else {
+            format!("model.{path}: {}", e.inner())
+        }
+    })
 }
 
 /// `model.areas[12].connections[0]: invalid type: ... at line 4021 column 9`.
@@ -507,14 +560,14 @@ mod tests {
             areas: Vec<Area>,
         }
         let text = "{\n\"format\": \"x\",\n\"model\": {\"areas\": [\n{\"connections\": [[1]]},\n{\"connections\": [\"a\"]}]}}";
-        let err = read_document::<Model>(&mut text.as_bytes()).unwrap_err();
+        let err = read_document::<Model>(&mut text.as_bytes(), &[]).unwrap_err();
         assert!(
             err.starts_with("model.areas[1].connections[0]: invalid type: string \"a\"")
                 && err.ends_with("at line 5 column 20"),
             "{err}"
         );
-        let err =
-            read_document::<Model>(&mut "{\"model\": {\"areas\": []}} x".as_bytes()).unwrap_err();
+        let err = read_document::<Model>(&mut "{\"model\": {\"areas\": []}} x".as_bytes(), &[])
+            .unwrap_err();
         assert!(err.contains("trailing characters at line 1"), "{err}");
     }
 }

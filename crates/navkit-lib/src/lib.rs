@@ -6,6 +6,9 @@
 //!   [`registry::Opened`] model that is then written, validated, fixed, converted and queried
 //!   without parsing again.
 //! - [`json`]: the model as JSON, streamed straight from and into the model.
+//! - [`positions`]: the records other records name by position, written with a `"#"` and
+//!   renumbered when a document's lists were edited, and removed from a model with
+//!   [`positions::remove_records`].
 //! - [`diff`]: structural differences of two models of one format.
 //!
 //! ```
@@ -20,4 +23,5 @@
 
 pub mod diff;
 pub mod json;
+pub mod positions;
 pub mod registry;

@@ -100,6 +100,8 @@ pub trait AnyFormat: Send + Sync {
     /// How the records of the list field `list` pair in `navkit diff`
     /// ([`Format::record_identity`]).
     fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity>;
+    /// The lists whose records other records name by position ([`Format::position_lists`]).
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList];
     /// Parse into the model and write it again.
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error>;
     /// [`AnyFormat::rewrite`] in place: the model is written into the input's buffer once it is
@@ -171,7 +173,7 @@ where
         &self,
         input: &mut dyn std::io::Read,
     ) -> Result<(Box<dyn Opened>, Vec<String>), String> {
-        let mut model: F::Model = crate::json::read_document(input)?;
+        let mut model: F::Model = crate::json::read_document(input, self.position_lists())?;
         let refreshed = self.refresh(&mut model);
         let opened = Model {
             format: self.clone(),
@@ -236,6 +238,10 @@ where
 
     fn record_identity(&self, list: &str) -> Option<nav_core::RecordIdentity> {
         Format::record_identity(self, list)
+    }
+
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        Format::position_lists(self)
     }
 
     fn rewrite_in_place(&self, bytes: &mut Vec<u8>) -> Result<(), Error> {
@@ -318,6 +324,13 @@ pub trait Opened: Send + Sync {
     fn validate(&self) -> Vec<Finding>;
     /// Makes the model consistent after an edit ([`Format::fix`]); one line per change.
     fn fix(&mut self) -> Vec<String>;
+    /// Deletes the records at `positions` of the position list at the concrete path `list`
+    /// (`triangles`, `data_chunks[2].navigation_graph.nodes`) and renumbers every reference to
+    /// the records after them ([`crate::positions::remove_records`]). A reference to a deleted
+    /// record is pointed past the end of the list for [`Opened::fix`] to drop; one line says
+    /// so for each. Refused (model unchanged): a path that is not a position list of the
+    /// format, or a position past the list.
+    fn remove_records(&mut self, list: &str, positions: &[usize]) -> Result<Vec<String>, String>;
     /// The files the container holds ([`Format::parts`]), copied out.
     fn parts(&self) -> Vec<Part<'static>>;
     /// Puts `part` in place of the part named `name` ([`Format::replace_part`]).
@@ -393,7 +406,8 @@ where
     }
 
     fn to_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        crate::json::write_document(Format::name(&self.format), &self.model, out)
+        let lists = self.format.position_lists();
+        crate::json::write_document(Format::name(&self.format), &self.model, lists, out)
     }
 
     fn write(&self) -> Result<Vec<u8>, Error> {
@@ -410,6 +424,10 @@ where
 
     fn fix(&mut self) -> Vec<String> {
         Format::fix(&self.format, &mut self.model)
+    }
+
+    fn remove_records(&mut self, list: &str, positions: &[usize]) -> Result<Vec<String>, String> {
+        crate::positions::remove_records(&self.format, &mut self.model, list, positions)
     }
 
     fn parts(&self) -> Vec<Part<'static>> {

@@ -16,4 +16,4 @@ pub mod palette;
 pub mod render;
 pub mod walk;
 
-pub use navkit_lib::{diff, json, registry};
+pub use navkit_lib::{diff, json, positions, registry};

@@ -73,6 +73,7 @@ pub mod form_id;
 pub mod geometry;
 pub mod nvnm;
 pub mod plugin;
+pub mod positions;
 pub mod samples;
 
 pub use nvnm::{NavmeshGeometry, NavmeshGeometryView, Nvnm};

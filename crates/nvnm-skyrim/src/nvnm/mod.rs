@@ -43,6 +43,10 @@ impl Format for Nvnm {
     type View<'a> = NavmeshGeometryView<'a>;
     type Model = NavmeshGeometry;
 
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        crate::positions::NVNM_LISTS
+    }
+
     fn name(&self) -> &'static str {
         FORMAT
     }

@@ -76,6 +76,10 @@ impl Format for Plugin {
     type View<'a> = PluginView<'a>;
     type Model = PluginFile;
 
+    fn position_lists(&self) -> &'static [nav_core::positions::PositionList] {
+        crate::positions::PLUGIN_LISTS
+    }
+
     fn name(&self) -> &'static str {
         FORMAT
     }

@@ -171,6 +171,11 @@ fn json_edit(format: &dyn AnyFormat, bytes: &[u8]) -> Option<Tree> {
         .filter_map(Json::as_array_mut)
         .filter(|l| l.len() >= 3)
         .max_by_key(|l| l.len())?;
+    // Without the records' "#", the list reads as it stands (references into it are not
+    // renumbered, and none is refused): the edit is a change of values for diff to show.
+    for record in list.iter_mut().filter_map(Json::as_object_mut) {
+        record.shift_remove(crate::positions::KEY);
+    }
     let middle = list.len() / 2;
     list.remove(middle);
     if let Some(fields) = list.first_mut().and_then(Json::as_object_mut) {
