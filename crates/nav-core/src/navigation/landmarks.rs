@@ -222,6 +222,14 @@ mod tests {
     use super::*;
     use crate::geometry::UpAxis;
 
+    /// Each cell's centre in `f64`, as the navigator keeps them.
+    fn centres_of(g: &Graph) -> Vec<Option<[f64; 3]>> {
+        g.cells
+            .iter()
+            .map(|c| c.centre.map(|p| p.map(f64::from)))
+            .collect()
+    }
+
     /// A line of cells 0-1-2-3 (walk both ways) with a one-way drop 3 → 4.
     fn line() -> (Adjacency, Vec<u32>) {
         let mut g = Graph::new(UpAxis::Z);
@@ -237,11 +245,7 @@ mod tests {
             g.add_edge(i + 1, i, EdgeKind::Walk);
         }
         g.add_edge(3, 4, EdgeKind::Drop);
-        let centres: Vec<_> = g
-            .cells
-            .iter()
-            .map(|c| c.centre.map(|p| p.map(f64::from)))
-            .collect();
+        let centres = centres_of(&g);
         let adjacency = Adjacency::build(&g, &centres);
         let labels = adjacency.components(g.cells.len(), false);
         (adjacency, labels)
@@ -322,11 +326,7 @@ mod tests {
             }
         }
         g.add_edge(6 * w + 6, 6 * w + 7, EdgeKind::Drop);
-        let centres: Vec<_> = g
-            .cells
-            .iter()
-            .map(|c| c.centre.map(|p| p.map(f64::from)))
-            .collect();
+        let centres = centres_of(&g);
         let adjacency = Adjacency::build(&g, &centres);
         let mut scratch = super::super::search::Scratch::default();
         for (weight, walk_only) in [
