@@ -79,15 +79,7 @@ impl Adjacency {
             .collect();
         edges.sort_unstable();
         edges.dedup();
-        let mut offsets = vec![0usize; n + 1];
-        for &(from, _, _) in &edges {
-            if let Some(o) = offsets.get_mut(from as usize + 1) {
-                *o += 1;
-            }
-        }
-        for k in 1..offsets.len() {
-            offsets[k] += offsets[k - 1];
-        }
+        let offsets = row_offsets(n, edges.iter().map(|&(from, _, _)| from));
         let centre = |c: u32| centres.get(c as usize).copied().flatten();
         let edges = edges
             .iter()
@@ -158,15 +150,7 @@ impl Adjacency {
     /// The same edges, each turned round: the adjacency of the graph with every edge reversed.
     pub(crate) fn reversed(&self) -> Self {
         let n = self.offsets.len().saturating_sub(1);
-        let mut offsets = vec![0usize; n + 1];
-        for edge in &self.edges {
-            if let Some(o) = offsets.get_mut(edge.target as usize + 1) {
-                *o += 1;
-            }
-        }
-        for k in 1..offsets.len() {
-            offsets[k] += offsets[k - 1];
-        }
+        let offsets = row_offsets(n, self.edges.iter().map(|e| e.target));
         let mut next = offsets.clone();
         let mut edges = vec![
             Out {
@@ -308,6 +292,21 @@ impl Adjacency {
         }
         None
     }
+}
+
+/// Where each of `n` rows starts in a list of edges sorted by row, given each edge's row (one
+/// entry more than there are rows; rows past `n` are not counted).
+fn row_offsets(n: usize, rows: impl Iterator<Item = u32>) -> Vec<usize> {
+    let mut offsets = vec![0usize; n + 1];
+    for row in rows {
+        if let Some(o) = offsets.get_mut(row as usize + 1) {
+            *o += 1;
+        }
+    }
+    for k in 1..offsets.len() {
+        offsets[k] += offsets[k - 1];
+    }
+    offsets
 }
 
 /// What following `edge` costs under `weight` (NaN under [`Weight::Distance`] where either cell
