@@ -58,7 +58,7 @@ impl Landmarks {
     const LARGEST_GRAPH: usize = 1 << 16;
 
     /// No landmarks: every bound is 0.
-    fn none() -> Self {
+    const fn none() -> Self {
         Landmarks {
             count: 0,
             rows: Vec::new(),
@@ -179,6 +179,9 @@ impl Landmarks {
     }
 }
 
+/// The landmarks of a graph given none.
+static NONE: Landmarks = Landmarks::none();
+
 /// The landmarks a navigator makes, one set per weight and choice of followed edges, each on
 /// the first search that needs it, and kept. Every search of a graph that has landmarks uses
 /// them, so that a query's answer never depends on the queries asked before it (among routes of
@@ -200,22 +203,18 @@ impl LandmarkSets {
     }
 
     /// The landmarks of `weight` and `walk_only` for a graph of `cells` cells, made by `make` the
-    /// first time; `None` for a graph too large to be given landmarks.
+    /// first time; none (every bound 0) for a graph too large to be given landmarks.
     pub(crate) fn get(
         &self,
         weight: Weight,
         walk_only: bool,
         cells: usize,
         make: impl FnOnce() -> Landmarks,
-    ) -> Option<&Landmarks> {
-        if cells > Landmarks::LARGEST_GRAPH {
-            return None;
+    ) -> &Landmarks {
+        match self.sets.get(Self::slot(weight, walk_only)) {
+            Some(set) if cells <= Landmarks::LARGEST_GRAPH => set.get_or_init(make),
+            _ => &NONE,
         }
-        Some(
-            self.sets
-                .get(Self::slot(weight, walk_only))?
-                .get_or_init(make),
-        )
     }
 }
 

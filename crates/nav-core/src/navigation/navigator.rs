@@ -324,7 +324,8 @@ impl Navigator {
     }
 
     /// A* from cell `a` to cell `b` (different, of one component of `labels`), with the
-    /// landmarks of `weight` and `walk_only`, made on the first search that needs them.
+    /// landmarks of `weight` and `walk_only`, made on the first search that needs them (none
+    /// for a graph too large for them).
     fn search(
         &self,
         (a, b): (u32, u32),
@@ -337,16 +338,10 @@ impl Navigator {
             .get(weight, walk_only, self.graph.cells.len(), || {
                 Landmarks::build(&self.adjacency, labels, weight, walk_only)
             });
-        let centres = &self.centres;
-        self.scratch.with(|scratch| match marks {
-            Some(marks) => {
-                let bound = marks.bound_to(b);
-                self.adjacency
-                    .astar(centres, (a, b), weight, walk_only, bound, scratch)
-            }
-            None => self
-                .adjacency
-                .astar(centres, (a, b), weight, walk_only, |_| 0.0, scratch),
+        let bound = marks.bound_to(b);
+        self.scratch.with(|scratch| {
+            self.adjacency
+                .astar(&self.centres, (a, b), weight, walk_only, bound, scratch)
         })
     }
 
