@@ -32,6 +32,19 @@
 //! }];
 //! assert_eq!(LISTS[0].refs[1].none, &[0xFFFF]);
 //! ```
+//!
+//! # Records that are not objects
+//!
+//! A record written as an array or a string (a vertex `[x, y, z]`, a place name) cannot take a
+//! key, so the JSON tools write it wrapped: `{"#": 12, "value": [x, y, z]}`. A format reads such
+//! a list through [`records`] (or an element through [`Record`]), which take a record wrapped or
+//! bare alike (with the `serde` feature).
+
+/// The key that carries a record's position in the JSON tools' documents.
+pub const KEY: &str = "#";
+
+/// The key that holds a record written as an array or a string, next to [`KEY`].
+pub const VALUE: &str = "value";
 
 /// A list whose records other records name by position, and those references.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +67,9 @@ pub struct Reference {
     /// The position is the value shifted right by this many bits; the bits below are kept (a
     /// Skyrim cover mapping packs `triangle << 2 | edge`). 0 for a plain index.
     pub shift: u32,
+    /// The value (after the shift) that names the list's first record: 0, or 1 for a 1-based
+    /// index (a Source area's `place`, where 0 means none).
+    pub first: i64,
     /// Where the reference holds only sometimes, when it does.
     pub when: Option<Condition>,
     /// For the first record of a run: the sibling field (in the same object) holding the run's
@@ -91,6 +107,7 @@ impl Reference {
             path,
             none: &[],
             shift: 0,
+            first: 0,
             when: None,
             count: None,
         }
@@ -106,6 +123,11 @@ impl Reference {
         Reference { shift, ..self }
     }
 
+    /// The same reference, counting from `first`: the value that names the list's first record.
+    pub const fn first(self, first: i64) -> Self {
+        Reference { first, ..self }
+    }
+
     /// The same reference, holding only when `when` does.
     pub const fn when(self, when: Condition) -> Self {
         Reference {
@@ -119,6 +141,185 @@ impl Reference {
         Reference {
             count: Some(count),
             ..self
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+pub use self::serde_records::{Record, records};
+
+/// Reading records that the JSON tools may have wrapped as `{"#": n, "value": record}`.
+#[cfg(feature = "serde")]
+mod serde_records {
+    use core::fmt;
+    use core::marker::PhantomData;
+
+    use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+    use serde::de::{
+        self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+    };
+    use serde::{Deserialize, Serialize, Serializer};
+
+    use super::{KEY, VALUE};
+
+    /// One record of a position list, read bare or wrapped (`{"#": 3, "value": "Bombsite"}`);
+    /// the `"#"` is left to the JSON tools, which renumber by it before the model is read.
+    /// Written bare.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct Record<T>(pub T);
+
+    impl<T: Serialize> Serialize for Record<T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize(s)
+        }
+    }
+
+    impl<'de, T: Deserialize<'de>> Deserialize<'de> for Record<T> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(RecordVisitor(PhantomData)).map(Record)
+        }
+    }
+
+    /// serde's `deserialize_with` for a list of records that may be wrapped: `[[1, 2, 3],
+    /// {"#": 1, "value": [4, 5, 6]}]` reads as two records.
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize)]
+    /// struct Mesh {
+    ///     #[serde(deserialize_with = "nav_core::positions::records")]
+    ///     vertices: Vec<[f32; 3]>,
+    /// }
+    /// let m: Mesh = serde_json::from_str(
+    ///     r##"{"vertices": [[1, 2, 3], {"#": 1, "value": [4, 5, 6]}]}"##,
+    /// )?;
+    /// assert_eq!(m.vertices, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn records<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+    where
+        D: Deserializer<'de>,
+        T: Deserialize<'de>,
+    {
+        d.deserialize_seq(ListVisitor(PhantomData))
+    }
+
+    struct ListVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ListVisitor<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list of records")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            // The hint comes from the input: trusted only up to a modest size.
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            while let Some(Record(r)) = seq.next_element::<Record<T>>()? {
+                out.push(r);
+            }
+            Ok(out)
+        }
+    }
+
+    struct RecordVisitor<T>(PhantomData<T>);
+
+    /// Bare scalars go to the record's own reading.
+    macro_rules! bare {
+        ($($name:ident($ty:ty);)*) => {
+            $(
+                fn $name<E: de::Error>(self, v: $ty) -> Result<T, E> {
+                    T::deserialize(de::IntoDeserializer::<E>::into_deserializer(v))
+                }
+            )*
+        };
+    }
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for RecordVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a record, or {\"#\": position, \"value\": record}")
+        }
+
+        bare! {
+            visit_bool(bool);
+            visit_i64(i64);
+            visit_u64(u64);
+            visit_f64(f64);
+            visit_string(String);
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            T::deserialize(de::IntoDeserializer::<E>::into_deserializer(v))
+        }
+
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<T, E> {
+            T::deserialize(de::value::BorrowedStrDeserializer::new(v))
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+            T::deserialize(de::IntoDeserializer::<E>::into_deserializer(()))
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+            T::deserialize(SeqAccessDeserializer::new(seq))
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+            let Some(first) = map.next_key::<String>()? else {
+                return T::deserialize(MapAccessDeserializer::new(Replay { first: None, map }));
+            };
+            if first != KEY && first != VALUE {
+                // An object that is the record itself (a byte string's object form).
+                let first = Some(first);
+                return T::deserialize(MapAccessDeserializer::new(Replay { first, map }));
+            }
+            let mut value = None;
+            let mut key = Some(first);
+            while let Some(k) = key {
+                if k == VALUE {
+                    if value.is_some() {
+                        return Err(de::Error::duplicate_field(VALUE));
+                    }
+                    value = Some(map.next_value::<T>()?);
+                } else if k == KEY {
+                    map.next_value::<IgnoredAny>()?;
+                } else {
+                    return Err(de::Error::unknown_field(&k, &[KEY, VALUE]));
+                }
+                key = map.next_key::<String>()?;
+            }
+            value.ok_or_else(|| de::Error::missing_field(VALUE))
+        }
+    }
+
+    /// A map whose first key was read already.
+    struct Replay<A> {
+        first: Option<String>,
+        map: A,
+    }
+
+    impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<A> {
+        type Error = A::Error;
+
+        fn next_key_seed<K: DeserializeSeed<'de>>(
+            &mut self,
+            seed: K,
+        ) -> Result<Option<K::Value>, A::Error> {
+            match self.first.take() {
+                Some(k) => seed
+                    .deserialize(de::IntoDeserializer::<A::Error>::into_deserializer(k))
+                    .map(Some),
+                None => self.map.next_key_seed(seed),
+            }
+        }
+
+        fn next_value_seed<V: DeserializeSeed<'de>>(
+            &mut self,
+            seed: V,
+        ) -> Result<V::Value, A::Error> {
+            self.map.next_value_seed(seed)
         }
     }
 }

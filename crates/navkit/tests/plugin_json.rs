@@ -103,8 +103,9 @@ fn edit_one_vertex(path: &Path) -> Result<(), String> {
         return Ok(());
     };
     let geometry = find_navmesh(&mut json, form_id).ok_or("the navmesh went missing")?;
-    let x = geometry["vertices"][0][0].as_f64().unwrap() as f32 + 1.0;
-    geometry["vertices"][0][0] = serde_json::json!(x);
+    // A vertex is written with its position: `{"#": 0, "value": [x, y, z]}`.
+    let x = geometry["vertices"][0]["value"][0].as_f64().unwrap() as f32 + 1.0;
+    geometry["vertices"][0]["value"][0] = serde_json::json!(x);
     std::fs::write(&json_path, serde_json::to_vec_pretty(&json).unwrap()).unwrap();
 
     let out_path = temp("plugin.out.esp");

@@ -193,12 +193,7 @@ fn remove_records_deletes_and_fix_drops_what_named_it() {
     let fixed = opened.fix();
     assert!(!fixed.is_empty());
     let written = opened.write().unwrap();
-    let errors: Vec<_> = format
-        .validate(&written)
-        .unwrap()
-        .into_iter()
-        .filter(|f| f.severity == nav_core::Severity::Error)
-        .collect();
+    let errors = common::error_places(format, &written);
     assert!(errors.is_empty(), "{errors:?}");
     let mut out = Vec::new();
     format.to_json(&written, &mut out).unwrap();

@@ -11,16 +11,21 @@
 //! | `cover_array` | `cover_mappings[*].cover` |
 //! | `vertices` | `triangles[*].vertices[*]`, `cover_array[*].vertices[*]` |
 //!
-//! A vertex is written as `[x, y, z]`, which cannot carry `"#"`: deleting a vertex from the
-//! middle of the list in JSON is not seen. Delete vertices with `navkit_lib`'s
-//! `remove_records`, or leave unused ones in place. An edge link's `triangle` names a triangle
-//! of another navmesh, not of this one.
+//! In a plugin, also the reduced mesh of each navmesh's `NVMI` island data:
+//!
+//! | list | named by |
+//! |---|---|
+//! | `**.NavmeshInfo.island.vertices` | the same island's `triangles[*][*]` |
+//!
+//! A vertex is written as `[x, y, z]`, an array, so in JSON it is wrapped to carry its
+//! position: `{"#": 12, "value": [x, y, z]}` (a bare `[x, y, z]` reads too: a new vertex). An
+//! edge link's `triangle` names a triangle of another navmesh, not of this one.
 
 use nav_core::positions::{Condition, PositionList, Reference};
 
 /// The lists of one navmesh, every path after `$prefix`.
 macro_rules! navmesh_lists {
-    ($prefix:literal) => {
+    ($prefix:literal $(, $more:expr)*) => {
         &[
             PositionList {
                 list: concat!($prefix, "triangles"),
@@ -62,6 +67,7 @@ macro_rules! navmesh_lists {
                     Reference::new(concat!($prefix, "cover_array[*].vertices[*]")),
                 ],
             },
+            $($more,)*
         ]
     };
 }
@@ -70,4 +76,11 @@ macro_rules! navmesh_lists {
 pub static NVNM_LISTS: &[PositionList] = navmesh_lists!("");
 
 /// The position lists of a plugin: those of each navmesh, wherever its group is.
-pub static PLUGIN_LISTS: &[PositionList] = navmesh_lists!("**.navmesh.");
+pub static PLUGIN_LISTS: &[PositionList] = navmesh_lists!(
+    "**.navmesh.",
+    PositionList {
+        list: "**.NavmeshInfo.island.vertices",
+        noun: "island vertex",
+        refs: &[Reference::new("**.NavmeshInfo.island.triangles[*][*]")],
+    }
+);

@@ -87,7 +87,8 @@ mod serde_impl {
         }
 
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<NavString>, D::Error> {
-            let names = Vec::<NulTerminatedBuf>::deserialize(d)?;
+            // A name may come wrapped with its position (`{"#": 2, "value": "Bombsite"}`).
+            let names = nav_core::positions::records::<D, NulTerminatedBuf>(d)?;
             Ok(names.into_iter().map(|n| NavString(n.0)).collect())
         }
     }

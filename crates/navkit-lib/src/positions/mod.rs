@@ -5,8 +5,9 @@
 //! Around them:
 //!
 //! - `to-json` writes every record of such a list with its position as the key `"#"`, first:
-//!   `{"#": 12, "flags": 0, ...}` ([`write`], streaming). Records that are not JSON objects
-//!   (a vertex written as `[x, y, z]`) cannot carry it and are written as they are.
+//!   `{"#": 12, "flags": 0, ...}` ([`write`], streaming). A record that is not a JSON object
+//!   (a vertex `[x, y, z]`, a place name) is wrapped: `{"#": 12, "value": [x, y, z]}`; the
+//!   formats read such lists wrapped or bare ([`nav_core::positions::records`]).
 //! - `from-json` reads `"#"` as the record's position *when the document was written*. When
 //!   every record's `"#"` is its position or absent, the model is read as it stands. Otherwise
 //!   the list was edited, and every reference is renumbered to the record's new position:
@@ -32,8 +33,7 @@ use path::{Seg, Shown, Step};
 pub(crate) use scan::needs_renumbering;
 pub(crate) use write::{Track, Tracked};
 
-/// The key that carries a record's position.
-pub const KEY: &str = "#";
+pub use nav_core::positions::{KEY, VALUE};
 
 /// What to do with a reference to a record that is gone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,10 +205,39 @@ fn strip(model: &mut Value, plans: &[Plan<'_>]) {
         for list in lists {
             let records = path::get_mut(model, &list).and_then(Value::as_array_mut);
             for record in records.into_iter().flatten() {
-                if let Some(o) = record.as_object_mut() {
-                    o.shift_remove(KEY);
-                }
+                unwrap_record(record);
             }
+        }
+    }
+}
+
+/// Takes the `"#"` out of a record; a wrapped one (`{"#": 3, "value": [x, y, z]}`) becomes its
+/// value.
+fn unwrap_record(record: &mut Value) {
+    let Some(o) = record.as_object_mut() else {
+        return;
+    };
+    o.shift_remove(KEY);
+    if o.len() == 1 {
+        if let Some(value) = o.shift_remove(VALUE) {
+            *record = value;
+        }
+    }
+}
+
+/// A record with its position `i` as `"#"`: first key of an object, or wrapped around what is
+/// not an object.
+fn with_position(mut record: Value, i: usize) -> Value {
+    match record.as_object_mut() {
+        Some(o) => {
+            o.shift_insert(0, KEY.to_string(), Value::from(i));
+            record
+        }
+        None => {
+            let mut o = serde_json::Map::new();
+            o.insert(KEY.to_string(), Value::from(i));
+            o.insert(VALUE.to_string(), record);
+            Value::Object(o)
         }
     }
 }
@@ -264,7 +293,7 @@ fn rewrite(
     }
     let shift = reference.shift.min(62);
     let low = value & ((1i64 << shift) - 1);
-    let old = value >> shift;
+    let old = (value >> shift) - reference.first;
     if let Some(count_field) = reference.count {
         return Ok(rewrite_run(
             model,
@@ -279,8 +308,8 @@ fn rewrite(
     let new = u64::try_from(old)
         .ok()
         .and_then(|o| instance.new_position(o));
-    let (new, line) = match (new, missing) {
-        (Some(n), _) => (n, None),
+    let (new, dangling) = match (new, missing) {
+        (Some(n), _) => (n, false),
         (None, Missing::Refuse) => {
             return Err(format!(
                 "{}: names {} #{old}, which the document no longer holds",
@@ -288,21 +317,21 @@ fn rewrite(
                 list.noun
             ));
         }
-        (None, Missing::Dangle) => (
-            instance.len,
-            Some(format!(
-                "{}: named {} {old}, which was removed; now {} (past the {} left)",
-                Shown(place),
-                list.noun,
-                instance.len,
-                instance.len
-            )),
-        ),
+        (None, Missing::Dangle) => (instance.len, true),
     };
-    let new = i64::try_from(new).unwrap_or(i64::MAX >> shift);
+    let new = i64::try_from(new).map_or(i64::MAX >> shift, |n| n.saturating_add(reference.first));
+    let stored = (new << shift) | low;
     if let Some(slot) = path::get_mut(model, place) {
-        *slot = Value::from((new << shift) | low);
+        *slot = Value::from(stored);
     }
+    let line = dangling.then(|| {
+        format!(
+            "{}: named {} {old}, which was removed; now {stored} (past the {} left)",
+            Shown(place),
+            list.noun,
+            instance.len
+        )
+    });
     Ok(line)
 }
 
@@ -387,12 +416,7 @@ pub fn remove_in_json(
         .zip(&gone)
         .enumerate()
         .filter(|(_, (_, g))| !**g)
-        .map(|(i, (mut record, _))| {
-            if let Some(o) = record.as_object_mut() {
-                o.insert(KEY.to_string(), Value::from(i));
-            }
-            record
-        })
+        .map(|(i, (record, _))| with_position(record, i))
         .collect();
     *records = kept;
     renumber(model, lists, Missing::Dangle)
@@ -438,7 +462,8 @@ pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> 
                     if reference.none.contains(&v) || !holds(model, &place, reference) {
                         continue;
                     }
-                    refs.push((Shown(&place).to_string(), v >> reference.shift.min(62)));
+                    let at = (v >> reference.shift.min(62)) - reference.first;
+                    refs.push((Shown(&place).to_string(), at));
                 }
             }
             out.push(ListReferences {

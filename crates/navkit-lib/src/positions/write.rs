@@ -2,19 +2,20 @@
 //!
 //! [`Tracked`] wraps the document's serializer and keeps the path of the value being written.
 //! An array whose path a list pattern matches marks each element as a record; a record that
-//! is written as an object (a struct or a map) gets `"#": position` as its first key. Below a
+//! is written as an object (a struct or a map) gets `"#": position` as its first key, and any
+//! other record is wrapped: `{"#": position, "value": record}`. Below a
 //! path that no list pattern can extend the values go to the wrapped serializer directly, so
 //! the cost is where the lists are.
 
 use std::cell::RefCell;
 
 use serde::ser::{
-    Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant, SerializeTuple,
-    SerializeTupleStruct, SerializeTupleVariant, Serializer,
+    Impossible, Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant,
+    SerializeTuple, SerializeTupleStruct, SerializeTupleVariant, Serializer,
 };
 
-use super::KEY;
 use super::path::{Cursor, Seg};
+use super::{KEY, VALUE};
 
 /// The list patterns and the path being written.
 pub(crate) type Track = Cursor;
@@ -60,7 +61,9 @@ impl<T: Serialize + ?Sized> Serialize for Child<'_, '_, T> {
             t.path.push(self.seg.clone());
             t.viable()
         };
-        let out = if viable || self.record.is_some() {
+        let out = if let Some(i) = self.record.filter(|_| !is_object(self.value)) {
+            wrapped(ser, i, self.value)
+        } else if viable || self.record.is_some() {
             self.value.serialize(Tracked {
                 ser,
                 track: self.track,
@@ -76,6 +79,121 @@ impl<T: Serialize + ?Sized> Serialize for Child<'_, '_, T> {
             t.path.pop();
         }
         out
+    }
+}
+
+/// Writes the record `value`, which is not an object, as `{"#": i, "value": value}`.
+fn wrapped<S: Serializer, T: Serialize + ?Sized>(
+    ser: S,
+    i: usize,
+    value: &T,
+) -> Result<S::Ok, S::Error> {
+    let mut map = ser.serialize_map(Some(2))?;
+    map.serialize_entry(KEY, &i)?;
+    map.serialize_entry(VALUE, value)?;
+    map.end()
+}
+
+/// Whether `value` is written as a JSON object: a struct, a map or an enum variant with data.
+/// Asked of each record once, by a serializer that stops at the first call.
+fn is_object<T: Serialize + ?Sized>(value: &T) -> bool {
+    matches!(value.serialize(Probe), Err(Shape(true)))
+}
+
+/// The serializer behind [`is_object`]: every call ends in a [`Shape`].
+struct Probe;
+
+/// What [`Probe`] found: whether the value is an object.
+#[derive(Debug)]
+struct Shape(bool);
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0 { "an object" } else { "not an object" })
+    }
+}
+
+impl std::error::Error for Shape {}
+
+impl serde::ser::Error for Shape {
+    fn custom<M: std::fmt::Display>(_: M) -> Self {
+        Shape(false)
+    }
+}
+
+/// Probe methods that end in a shape, whatever their arguments.
+macro_rules! shape {
+    ($object:literal: $($name:ident($($ty:ty),*) -> $ret:ty;)*) => {
+        $(
+            fn $name(self $(, _: $ty)*) -> Result<$ret, Shape> {
+                Err(Shape($object))
+            }
+        )*
+    };
+}
+
+impl Serializer for Probe {
+    type Ok = ();
+    type Error = Shape;
+    type SerializeSeq = Impossible<(), Shape>;
+    type SerializeTuple = Impossible<(), Shape>;
+    type SerializeTupleStruct = Impossible<(), Shape>;
+    type SerializeTupleVariant = Impossible<(), Shape>;
+    type SerializeMap = Impossible<(), Shape>;
+    type SerializeStruct = Impossible<(), Shape>;
+    type SerializeStructVariant = Impossible<(), Shape>;
+
+    shape! { false:
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_char(char) -> ();
+        serialize_str(&str) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_unit_variant(&'static str, u32, &'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+    }
+
+    shape! { true:
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Shape> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), Shape> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Shape> {
+        Err(Shape(true))
     }
 }
 

@@ -51,3 +51,14 @@ pub fn fresh_dir(name: &str) -> PathBuf {
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
+
+/// The places of the error findings of `format.validate(bytes)`.
+pub fn error_places(format: &dyn navkit::registry::AnyFormat, bytes: &[u8]) -> Vec<String> {
+    format
+        .validate(bytes)
+        .unwrap()
+        .iter()
+        .filter(|f| f.severity == nav_core::Severity::Error)
+        .map(|f| f.place.to_string())
+        .collect()
+}

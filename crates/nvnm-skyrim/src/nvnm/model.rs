@@ -202,7 +202,12 @@ pub struct NavmeshGeometry {
     pub pathing_cell_crc: u32,
     /// The interior cell or the worldspace grid cell the navmesh belongs to.
     pub parent: Parent,
-    /// Vertex positions, `x, y, z`.
+    /// Vertex positions, `x, y, z` (in JSON, each may be wrapped with its position:
+    /// [`nav_core::positions::records`]).
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "nav_core::positions::records")
+    )]
     pub vertices: Vec<[RawF32; 3]>,
     /// Triangles.
     pub triangles: Vec<Triangle>,

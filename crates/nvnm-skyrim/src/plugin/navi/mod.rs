@@ -65,6 +65,10 @@ pub struct Island {
     /// Triangles of the summary mesh.
     pub triangles: Vec<[u16; 3]>,
     /// Vertices of the summary mesh.
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "nav_core::positions::records")
+    )]
     pub vertices: Vec<[RawF32; 3]>,
 }
 
