@@ -74,15 +74,63 @@ fn the_document_carries_positions_and_reads_back_without_them() {
             assert_eq!((key.as_str(), value), ("#", &json!(i)), "{list}[{i}]");
         }
     }
+    // Beside each list, how many records it had: `"#nodes": 5`.
+    for list in ["nodes", "links", "traversals"] {
+        let n = m[list].as_array().unwrap().len();
+        assert_eq!(m[format!("#{list}")], json!(n), "{list}");
+    }
     assert_eq!(read(format, &doc).unwrap().0, bytes);
-    // Without any `"#"`: the same file.
+    // Without any `"#"` or count: the same file.
     let mut bare = doc.clone();
     for list in ["nodes", "links", "traversals"] {
         for r in bare["model"][list].as_array_mut().unwrap() {
             r.as_object_mut().unwrap().shift_remove("#");
         }
+        bare["model"]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove(&format!("#{list}"));
     }
     assert_eq!(read(format, &bare).unwrap().0, bytes);
+}
+
+#[test]
+fn a_record_deleted_from_the_end_is_seen_by_the_count() {
+    let (format, _, doc) = sample();
+    let last = nodes(&mut doc.clone()).len() - 1;
+    let named = doc["model"]["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|l| l["target"] == json!(last))
+        .expect("a link to the last node");
+    let mut edited = doc.clone();
+    nodes(&mut edited).pop();
+    let err = from_json_refused(&edited);
+    let want = format!(
+        "model.links[{named}].target: names node #{last}, which the document no longer holds"
+    );
+    assert!(err.contains(&want), "{err}");
+    // The last traversal, once no link names it, can go: the links keep theirs.
+    let mut edited = doc.clone();
+    let traversals = edited["model"]["traversals"].as_array_mut().unwrap();
+    let t = traversals.len() - 1;
+    traversals.pop();
+    for l in edited["model"]["links"].as_array_mut().unwrap() {
+        if l["traversal"] == json!(t) {
+            l["traversal"] = json!(0xFFFF);
+        }
+    }
+    let (_, after) = read(format, &edited).unwrap();
+    assert_eq!(after["model"]["#traversals"], json!(t));
+    // The count itself must be a count.
+    let mut wrong = doc.clone();
+    wrong["model"]["#nodes"] = json!("five");
+    let err = from_json_refused(&wrong);
+    assert!(
+        err.contains("model.\"#nodes\": \"five\" is not a record count"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -161,9 +209,12 @@ fn a_reference_to_a_deleted_record_is_refused_with_its_path() {
 
 /// `navkit from-json` of `doc`: it must fail and write nothing; what it printed.
 fn from_json_refused(doc: &Value) -> String {
-    let input = common::temp("edited.json");
+    // Tests run side by side: each call its own files.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let input = common::temp(&format!("edited{n}.json"));
     std::fs::write(&input, serde_json::to_vec(doc).unwrap()).unwrap();
-    let output = common::temp("edited.nav");
+    let output = common::temp(&format!("edited{n}.nav"));
     let o = common::navkit(&[
         "from-json".as_ref(),
         input.as_os_str(),
@@ -184,6 +235,14 @@ fn remove_records_deletes_and_fix_drops_what_named_it() {
     assert!(opened.remove_records("edicts", &[0]).is_err());
     assert!(opened.remove_records("nodes", &[99]).is_err());
     assert_eq!(opened.write().unwrap(), bytes);
+
+    // The last node: the links to it are left past the end, and said so.
+    let mut last = format.open(&bytes).unwrap();
+    let lines = last.remove_records("nodes", &[4]).unwrap();
+    assert!(
+        !lines.is_empty() && lines.iter().all(|l| l.contains("named node 4")),
+        "{lines:?}"
+    );
 
     let lines = opened.remove_records("nodes", &[1]).unwrap();
     assert!(

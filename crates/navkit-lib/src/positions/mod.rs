@@ -53,6 +53,8 @@ struct Instance {
     moved: Vec<(u64, usize)>,
     /// Records now in the list.
     len: usize,
+    /// Records in the list when the document was written (its count key), when known.
+    count: Option<u64>,
 }
 
 impl Instance {
@@ -159,6 +161,7 @@ fn positions_of(model: &Value, list: &[Seg], scope: Vec<Seg>) -> Result<Option<I
     let Some(records) = path::get(model, list).and_then(Value::as_array) else {
         return Ok(None);
     };
+    let count = count_of(model, list)?;
     let mut moved = Vec::new();
     let mut identity = true;
     for (i, record) in records.iter().enumerate() {
@@ -174,7 +177,7 @@ fn positions_of(model: &Value, list: &[Seg], scope: Vec<Seg>) -> Result<Option<I
         identity &= u64::try_from(i) == Ok(old);
         moved.push((old, i));
     }
-    if identity {
+    if identity && count.is_none_or(|c| usize::try_from(c) == Ok(records.len())) {
         return Ok(None);
     }
     moved.sort_unstable();
@@ -194,7 +197,33 @@ fn positions_of(model: &Value, list: &[Seg], scope: Vec<Seg>) -> Result<Option<I
         scope,
         moved,
         len: records.len(),
+        count,
     }))
+}
+
+/// Where the count key of the list at `list` is: its parent object and the key.
+fn count_place(list: &[Seg]) -> Option<(&[Seg], String)> {
+    match list {
+        [parent @ .., Seg::Field(k)] => Some((parent, path::count_key(k))),
+        [parent @ .., Seg::Owned(k)] => Some((parent, path::count_key(k))),
+        _ => None,
+    }
+}
+
+/// The count key of the list at `list`: how many records it had when written.
+fn count_of(model: &Value, list: &[Seg]) -> Result<Option<u64>, String> {
+    let Some((parent, key)) = count_place(list) else {
+        return Ok(None);
+    };
+    let Some(count) = path::get(model, parent).and_then(|p| p.get(&key)) else {
+        return Ok(None);
+    };
+    count.as_u64().map(Some).ok_or_else(|| {
+        format!(
+            "{}.\"{key}\": {count} is not a record count (a whole number from 0)",
+            Shown(parent)
+        )
+    })
 }
 
 /// Takes the `"#"` keys out of every record of every list.
@@ -206,6 +235,11 @@ fn strip(model: &mut Value, plans: &[Plan<'_>]) {
             let records = path::get_mut(model, &list).and_then(Value::as_array_mut);
             for record in records.into_iter().flatten() {
                 unwrap_record(record);
+            }
+            if let Some((parent, key)) = count_place(&list) {
+                if let Some(o) = path::get_mut(model, parent).and_then(Value::as_object_mut) {
+                    o.shift_remove(&key);
+                }
             }
         }
     }
@@ -308,6 +342,14 @@ fn rewrite(
     let new = u64::try_from(old)
         .ok()
         .and_then(|o| instance.new_position(o));
+    // Past the records the list had when written: it named nothing then either.
+    if new.is_none()
+        && instance
+            .count
+            .is_some_and(|c| i128::from(old) >= i128::from(c))
+    {
+        return Ok(None);
+    }
     let (new, dangling) = match (new, missing) {
         (Some(n), _) => (n, false),
         (None, Missing::Refuse) => {
@@ -400,6 +442,7 @@ pub fn remove_in_json(
         .and_then(Value::as_array_mut)
         .ok_or_else(|| format!("{list}: no such list in the model"))?;
     let len = records.len();
+    let count = count_place(&segs);
     if let Some(past) = positions.iter().find(|&&p| p >= len) {
         return Err(format!(
             "{list}[{past}]: past the {len} records of the list"
@@ -419,6 +462,12 @@ pub fn remove_in_json(
         .map(|(i, (record, _))| with_position(record, i))
         .collect();
     *records = kept;
+    // The count tells records deleted from the end, which leave every "#" in place.
+    if let Some((parent, key)) = count {
+        if let Some(o) = path::get_mut(model, parent).and_then(Value::as_object_mut) {
+            o.insert(key, Value::from(len));
+        }
+    }
     renumber(model, lists, Missing::Dangle)
 }
 

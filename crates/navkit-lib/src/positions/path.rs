@@ -62,6 +62,20 @@ pub(crate) struct Cursor {
     lists: Vec<Vec<Step>>,
     /// The path of the value being walked, relative to the model.
     pub(crate) path: Vec<Seg>,
+    /// The length of the list last written or read, for its count key ([`count_key`]).
+    pub(crate) counted: Option<usize>,
+}
+
+/// The key, beside a list, of the number of records the list had when it was written:
+/// `"#triangles": 512` beside `"triangles"`. It tells a record deleted from the end, which
+/// leaves every other `"#"` equal to its position.
+pub(crate) fn count_key(list: &str) -> String {
+    format!("{}{list}", super::KEY)
+}
+
+/// The list a count key counts (`"#triangles"` gives `triangles`).
+pub(crate) fn counted_list(key: &str) -> Option<&str> {
+    key.strip_prefix(super::KEY).filter(|k| !k.is_empty())
 }
 
 impl Cursor {
@@ -70,6 +84,7 @@ impl Cursor {
         Cursor {
             lists: lists.iter().map(|l| parse(l.list)).collect(),
             path: Vec::new(),
+            counted: None,
         }
     }
 

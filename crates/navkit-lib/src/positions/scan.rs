@@ -1,5 +1,6 @@
 //! The streaming pre-scan of a document: whether any record of a position list carries a `"#"`
-//! other than its position, which means the document must be renumbered before it is read.
+//! other than its position, or a list has fewer records than its count key says (records
+//! deleted from its end), which means the document must be renumbered before it is read.
 //!
 //! It reads the document once with serde_json, skipping every value that no list pattern can
 //! reach, and stops at the first `"#"` that is not its record's position.
@@ -10,7 +11,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde::{Deserialize, Deserializer};
 
 use super::KEY;
-use super::path::{Cursor, Seg};
+use super::path::{Cursor, Seg, counted_list};
 
 /// Whether the document `bytes` holds a record of one of `lists` whose `"#"` is not its
 /// position (or not a number). A document that is not JSON answers `false`: reading it then
@@ -32,6 +33,14 @@ pub(crate) fn needs_renumbering(bytes: &[u8], lists: &[nav_core::positions::Posi
 struct State {
     walk: Cursor,
     found: bool,
+}
+
+impl State {
+    /// Records that the document must be renumbered, and stops the scan there.
+    fn moved<E: de::Error>(&mut self) -> E {
+        self.found = true;
+        E::custom("a record moved")
+    }
 }
 
 /// The top-level object: its `"model"` is walked, the rest skipped.
@@ -151,23 +160,38 @@ impl<'de> Visitor<'de> for WalkVisitor<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        // The lengths of this object's lists, and their count keys, in either order.
+        let mut lengths: Vec<(String, usize)> = Vec::new();
+        let mut counts: Vec<(String, serde_json::Value)> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             if let (Some(i), true) = (self.record, key == KEY) {
                 let hash: serde_json::Value = map.next_value()?;
                 if hash.as_u64() != u64::try_from(i).ok() {
-                    self.st.found = true;
-                    return Err(de::Error::custom("a record moved"));
+                    return Err(self.st.moved());
                 }
+            } else if let (true, Some(list)) = (self.viable, counted_list(&key)) {
+                counts.push((list.to_string(), map.next_value()?));
             } else if self.viable {
                 self.st.walk.path.push(Seg::Owned(key));
+                self.st.walk.counted = None;
                 let out = map.next_value_seed(Walk {
                     st: &mut *self.st,
                     record: None,
                 });
-                self.st.walk.path.pop();
+                let list = self.st.walk.is_list();
+                let key = self.st.walk.path.pop();
                 out?;
+                if let (true, Some(n), Some(Seg::Owned(key))) = (list, self.st.walk.counted, key) {
+                    lengths.push((key, n));
+                }
             } else {
                 map.next_value::<IgnoredAny>()?;
+            }
+        }
+        for (list, count) in counts {
+            let n = lengths.iter().find(|(k, _)| *k == list).map(|&(_, n)| n);
+            if n.and_then(|n| u64::try_from(n).ok()) != count.as_u64() {
+                return Err(self.st.moved());
             }
         }
         Ok(())
@@ -190,6 +214,7 @@ impl<'de> Visitor<'de> for WalkVisitor<'_> {
         {
             index += 1;
         }
+        self.st.walk.counted = Some(index);
         Ok(())
     }
 }

@@ -8,13 +8,14 @@
 //! the cost is where the lists are.
 
 use std::cell::RefCell;
+use std::sync::{Mutex, OnceLock};
 
 use serde::ser::{
     Impossible, Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant,
     SerializeTuple, SerializeTupleStruct, SerializeTupleVariant, Serializer,
 };
 
-use super::path::{Cursor, Seg};
+use super::path::{Cursor, Seg, count_key};
 use super::{KEY, VALUE};
 
 /// The list patterns and the path being written.
@@ -80,6 +81,22 @@ impl<T: Serialize + ?Sized> Serialize for Child<'_, '_, T> {
         }
         out
     }
+}
+
+/// The count key of the list field `key` ([`count_key`]), as the `'static` name a struct field
+/// takes. The names are the lists' field names, a handful per format, each made once.
+fn interned(key: &'static str) -> &'static str {
+    static KEYS: OnceLock<Mutex<Vec<(&'static str, &'static str)>>> = OnceLock::new();
+    let mut keys = KEYS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, k)) = keys.iter().find(|(list, _)| *list == key) {
+        return k;
+    }
+    let k: &'static str = Box::leak(count_key(key).into_boxed_str());
+    keys.push((key, k));
+    k
 }
 
 /// Writes the record `value`, which is not an object, as `{"#": i, "value": value}`.
@@ -233,6 +250,18 @@ impl<'t, C> Compound<'t, C> {
             seg: Seg::Index(i),
             record: self.list.then_some(i),
         }
+    }
+
+    /// Whether the field `key` of this struct is a list.
+    fn is_list(&self, key: &'static str) -> bool {
+        let mut t = self.track.borrow_mut();
+        let depth = t.path.len();
+        t.path.extend(self.variant.map(Seg::Field));
+        t.path.push(Seg::Field(key));
+        let list = t.is_list();
+        t.path.truncate(depth);
+        t.counted = None;
+        list
     }
 
     fn field<'a, T: ?Sized>(&self, key: Seg, value: &'a T) -> Child<'a, 't, T> {
@@ -428,6 +457,9 @@ macro_rules! sequence {
             }
 
             fn end(self) -> Result<C::Ok, C::Error> {
+                if self.list {
+                    self.track.borrow_mut().counted = Some(self.next);
+                }
                 self.inner.end()
             }
         }
@@ -454,8 +486,14 @@ macro_rules! fields {
                 if self.raw {
                     return self.inner.serialize_field(key, value);
                 }
+                let list = self.is_list(key);
                 let child = self.field(Seg::Field(key), value);
-                self.inner.serialize_field(key, &child)
+                self.inner.serialize_field(key, &child)?;
+                let counted = self.track.borrow_mut().counted.take();
+                match counted {
+                    Some(n) if list => self.inner.serialize_field(interned(key), &n),
+                    _ => Ok(()),
+                }
             }
 
             fn skip_field(&mut self, key: &'static str) -> Result<(), C::Error> {
