@@ -360,7 +360,11 @@ impl Reader<'_> {
     #[inline(never)]
     fn flagged_type(&mut self, t: u8) -> Result<u8> {
         take_array::<1>(&mut self.types, "type")?;
-        Ok(if self.version >= 3 { t & 0x3f } else { t & 0x7f })
+        Ok(if self.version >= 3 {
+            t & 0x3f
+        } else {
+            t & 0x7f
+        })
     }
 
     #[inline]

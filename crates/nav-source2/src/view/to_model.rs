@@ -1,6 +1,6 @@
 //! [`Source2Mesh::from_view`]: the copy of a parsed file into the owned model.
 //!
-//! Most of the copy is the areas: a record of about 300 bytes each, its short lists (corners,
+//! Most of the copy is the areas: a 256-byte record each, its short lists (corners,
 //! one connection list per edge) kept inside it. Each is built in one pass over its stored
 //! bytes, the lists filled in place, and lists the file leaves empty (hiding spots, ladders in
 //! most files) made without going through an iterator.
