@@ -12,7 +12,7 @@
 //! ```
 
 use nav_core::scalar::{F32, U32, U64};
-use nav_core::{Cursor, Error, ErrorKind, RawF32, Result, ShortVec};
+use nav_core::{Cursor, Error, ErrorKind, Result};
 
 use crate::FORMAT;
 use crate::kv3;
@@ -20,6 +20,7 @@ use crate::layout::{GenLayout, Layout, MAGIC, MAGIC_TEXT, has_custom_data};
 use crate::model::{ByteString, GenerationParams, HullParams};
 
 mod records;
+mod to_model;
 
 use records::Bytes;
 pub use records::{
@@ -613,119 +614,5 @@ impl<'a> Source2View<'a> {
     /// The file version.
     pub fn version(&self) -> u32 {
         self.layout.version()
-    }
-}
-
-/// An area's connection lists as the model keeps them: built in place (no list of the known
-/// files is longer than the inline room, save one in a thousand).
-fn connection_lists(lists: ConnectionLists<'_>) -> ShortVec<crate::model::ConnectionList, 4> {
-    use crate::model::Connection;
-    let connection = |c: &RawConnection| Connection {
-        area_id: c.area_id.get(),
-        edge: c.edge.get(),
-    };
-    let mut out = ShortVec::with_capacity(lists.len());
-    for list in lists.iter() {
-        out.push(ShortVec::from_slice_with(list, connection));
-    }
-    out
-}
-
-impl crate::model::Source2Mesh {
-    /// Copies a view into the owned model.
-    pub fn from_view(view: &Source2View<'_>) -> crate::model::Source2Mesh {
-        use crate::kv3::Kv3Blob;
-        use crate::layout::NO_MOVABLE_MESH;
-        use crate::model::{
-            Area, HidingSpot, Ladder, MovableMesh, Polygon, Source2Mesh, TransformedBounds,
-        };
-        let blob = |b: Option<&[u8]>| b.map(|b| Kv3Blob { bytes: b.to_vec() });
-        let floats = |f: &[F32; 12]| f.map(RawF32::from);
-        let ladder = |l: &RawLadder, sides: [u32; 2]| Ladder {
-            id: l.id.get(),
-            width: l.width.into(),
-            top: l.top.get(),
-            bottom: l.bottom.get(),
-            length: l.length.into(),
-            direction: l.direction.get(),
-            top_forward_area_id: l.areas[0].get(),
-            top_left_area_id: l.areas[1].get(),
-            top_right_area_id: l.areas[2].get(),
-            top_behind_area_id: l.areas[3].get(),
-            bottom_area_id: l.areas[4].get(),
-            bottom_left_area_id: sides[0],
-            bottom_right_area_id: sides[1],
-        };
-        Source2Mesh {
-            version: view.version(),
-            sub_version: view.sub_version,
-            is_analyzed: view.is_analyzed,
-            places: view.places.iter().map(|p| ByteString(p.to_vec())).collect(),
-            has_unnamed_areas: view.has_unnamed_areas,
-            movable_mesh_settings: blob(view.movable_mesh_settings),
-            corners: view.corners.iter().map(RawVec3::get).collect(),
-            polygons: view
-                .polygons
-                .iter()
-                .map(|p| Polygon {
-                    corners: ShortVec::from_slice_map(p.corners, U32::get),
-                    movable_mesh_id: p.movable_mesh_id.map_or(NO_MOVABLE_MESH, |m| m.get()),
-                })
-                .collect(),
-            corner_gravity_flags: view.corner_gravity_flags.map_or(0, |w| w.get()),
-            corner_gravity: view.corner_gravity.iter().map(RawVec3::get).collect(),
-            movable_meshes: view
-                .movable_meshes
-                .iter()
-                .map(|m| MovableMesh {
-                    id: ByteString(m.id.to_vec()),
-                    transform: floats(m.transform),
-                })
-                .collect(),
-            game_data: blob(view.game_data),
-            areas: view
-                .areas
-                .iter()
-                .map(|a| Area {
-                    id: a.id.get(),
-                    attribute_flags: a.attribute_flags.get(),
-                    hull_index: a.hull_index,
-                    polygon: a.polygon.map_or(0, |p| p.get()),
-                    corners: ShortVec::from_slice_with(a.corners, RawVec3::get),
-                    unknown_float: (*a.unknown_float).into(),
-                    connections: connection_lists(a.connections),
-                    hiding_spots: a
-                        .hiding_spots
-                        .iter()
-                        .map(|s| HidingSpot {
-                            id: s.id.get(),
-                            position: s.position.get(),
-                            flags: s.flags,
-                        })
-                        .collect(),
-                    ladders_above: a.ladders_above.iter().map(|v| v.get()).collect(),
-                    ladders_below: a.ladders_below.iter().map(|v| v.get()).collect(),
-                })
-                .collect(),
-            ladders: match view.ladders {
-                Ladders::V30(l) => l.iter().map(|l| ladder(l, [0, 0])).collect(),
-                Ladders::V35(l) => l
-                    .iter()
-                    .map(|l| ladder(&l.base, l.bottom_sides.map(|v| v.get())))
-                    .collect(),
-            },
-            transformed_bounds: view
-                .transformed_bounds
-                .iter()
-                .map(|b| TransformedBounds {
-                    mins: b.mins.get(),
-                    maxs: b.maxs.get(),
-                    transform: floats(&b.transform),
-                })
-                .collect(),
-            generation_params: view.generation_params.clone(),
-            extra_generation_params: blob(view.extra_generation_params),
-            custom_data: blob(view.custom_data),
-        }
     }
 }

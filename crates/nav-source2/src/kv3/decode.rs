@@ -346,18 +346,25 @@ struct Reader<'b> {
 }
 
 impl Reader<'_> {
+    #[inline(always)]
     fn type_byte(&mut self) -> Result<u8> {
         let [t] = take_array(&mut self.types, "type")?;
-        let flagged = t & 0x80 != 0;
-        if flagged {
-            take_array::<1>(&mut self.types, "type")?;
-            return Ok(if self.version >= 3 {
-                t & 0x3f
-            } else {
-                t & 0x7f
-            });
+        if t & 0x80 != 0 {
+            return self.flagged_type(t);
         }
         Ok(t)
+    }
+
+    /// A type byte with its flag bit set: the flags byte after it is skipped.
+    #[cold]
+    #[inline(never)]
+    fn flagged_type(&mut self, t: u8) -> Result<u8> {
+        take_array::<1>(&mut self.types, "type")?;
+        Ok(if self.version >= 3 {
+            t & 0x3f
+        } else {
+            t & 0x7f
+        })
     }
 
     #[inline]
@@ -404,15 +411,16 @@ impl Reader<'_> {
             .map(Some)
     }
 
-    #[inline]
+    #[inline(always)]
     fn lookup(&self, id: i32) -> Result<Arc<str>> {
+        // -1 (the empty string) and every other negative id index past any table.
+        if let Some(s) = self.strings.get(id as u32 as usize) {
+            return Ok(s.clone());
+        }
         if id == -1 {
             return Ok(self.empty.clone());
         }
-        match usize::try_from(id).ok().and_then(|i| self.strings.get(i)) {
-            Some(s) => Ok(s.clone()),
-            None => Err(bad(format!("string id {id} is past the string table"))),
-        }
+        Err(bad(format!("string id {id} is past the string table")))
     }
 
     fn items(&mut self, n: usize, sub: Option<u8>, depth: usize) -> Result<Vec<Kv3Value>> {
