@@ -76,19 +76,57 @@ pub fn write_document<M: Serialize>(
     buffered.flush()
 }
 
+/// Where a JSON document is read from.
+#[derive(Debug, Clone, Copy)]
+pub enum Input<'a> {
+    /// The document's text, in memory.
+    Bytes(&'a [u8]),
+    /// A file, read twice as a stream (a look for moved records, then the model), so that its
+    /// text is held whole only when records moved and the document must be renumbered.
+    File(&'a std::path::Path),
+}
+
+impl<'a> From<&'a [u8]> for Input<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        Input::Bytes(bytes)
+    }
+}
+
 /// Reads the model of a document, with errors that name the JSON path and the line. When a
 /// record of one of `lists` carries a `"#"` other than its position, the references are
 /// renumbered first ([`crate::positions`]).
 pub fn read_document<M: DeserializeOwned>(
-    input: &mut dyn Read,
+    input: Input<'_>,
     lists: &[PositionList],
 ) -> Result<M, String> {
-    let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    if crate::positions::needs_renumbering(&bytes, lists) {
-        return read_renumbered(&bytes, lists);
+    match input {
+        Input::Bytes(bytes) => {
+            let de = serde_json::Deserializer::from_slice(bytes);
+            if crate::positions::needs_renumbering(de, lists) {
+                return read_renumbered(bytes, lists);
+            }
+            read_streaming(serde_json::Deserializer::from_slice(bytes))
+        }
+        Input::File(path) => {
+            let open = || {
+                std::fs::File::open(path)
+                    .map(|f| BufReader::with_capacity(1 << 16, f))
+                    .map_err(|e| e.to_string())
+            };
+            let de = serde_json::Deserializer::from_reader(open()?);
+            if crate::positions::needs_renumbering(de, lists) {
+                let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+                return read_renumbered(&bytes, lists);
+            }
+            read_streaming(serde_json::Deserializer::from_reader(open()?))
+        }
     }
-    let mut de = serde_json::Deserializer::from_slice(&bytes);
+}
+
+/// The fast path of [`read_document`]: the model straight from the text.
+fn read_streaming<'de, M: DeserializeOwned, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+) -> Result<M, String> {
     let doc: DocumentIn<M> =
         serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(&e))?;
     de.end().map_err(|e| e.to_string())?;
@@ -560,13 +598,13 @@ mod tests {
             areas: Vec<Area>,
         }
         let text = "{\n\"format\": \"x\",\n\"model\": {\"areas\": [\n{\"connections\": [[1]]},\n{\"connections\": [\"a\"]}]}}";
-        let err = read_document::<Model>(&mut text.as_bytes(), &[]).unwrap_err();
+        let err = read_document::<Model>(text.as_bytes().into(), &[]).unwrap_err();
         assert!(
             err.starts_with("model.areas[1].connections[0]: invalid type: string \"a\"")
                 && err.ends_with("at line 5 column 20"),
             "{err}"
         );
-        let err = read_document::<Model>(&mut "{\"model\": {\"areas\": []}} x".as_bytes(), &[])
+        let err = read_document::<Model>("{\"model\": {\"areas\": []}} x".as_bytes().into(), &[])
             .unwrap_err();
         assert!(err.contains("trailing characters at line 1"), "{err}");
     }

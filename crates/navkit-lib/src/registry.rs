@@ -65,7 +65,7 @@ pub trait AnyFormat: Send + Sync {
     /// derived data up to date ([`Format::refresh`]); also the lines saying what that changed.
     fn open_json(
         &self,
-        input: &mut dyn std::io::Read,
+        input: crate::json::Input<'_>,
     ) -> Result<(Box<dyn Opened>, Vec<String>), String>;
     /// Format, version and counts.
     fn info(&self, bytes: &[u8]) -> Result<Summary, Error>;
@@ -77,7 +77,7 @@ pub trait AnyFormat: Send + Sync {
     /// A model read straight from a JSON document ([`crate::json::read_document`]), with
     /// derived data brought up to date ([`Format::refresh`]), written out; also the lines saying
     /// what the refresh changed.
-    fn read_json(&self, input: &mut dyn std::io::Read) -> Result<(Vec<u8>, Vec<String>), String>;
+    fn read_json(&self, input: crate::json::Input<'_>) -> Result<(Vec<u8>, Vec<String>), String>;
     /// The file made consistent after an edit ([`Format::fix`]): the bytes to write and one
     /// line per change. No change means the bytes are the input's, unchanged.
     fn fix(&self, bytes: &[u8]) -> Result<(Vec<u8>, Vec<String>), Error>;
@@ -171,7 +171,7 @@ where
 
     fn open_json(
         &self,
-        input: &mut dyn std::io::Read,
+        input: crate::json::Input<'_>,
     ) -> Result<(Box<dyn Opened>, Vec<String>), String> {
         let mut model: F::Model = crate::json::read_document(input, self.position_lists())?;
         let refreshed = self.refresh(&mut model);
@@ -195,7 +195,7 @@ where
         opened.to_json(out).map_err(JsonError::Output)
     }
 
-    fn read_json(&self, input: &mut dyn std::io::Read) -> Result<(Vec<u8>, Vec<String>), String> {
+    fn read_json(&self, input: crate::json::Input<'_>) -> Result<(Vec<u8>, Vec<String>), String> {
         let (opened, refreshed) = self.open_json(input)?;
         let bytes = opened.write().map_err(|e| e.to_string())?;
         Ok((bytes, refreshed))

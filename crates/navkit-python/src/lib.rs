@@ -170,7 +170,7 @@ fn read_json(
             Err(e) => return Err(nav_error(format!("not JSON: {e}"))),
         },
     };
-    let (model, refreshed) = format.open_json(&mut &text[..]).map_err(nav_error)?;
+    let (model, refreshed) = format.open_json(text[..].into()).map_err(nav_error)?;
     Ok((Navmesh::new(model, None, None), refreshed))
 }
 

@@ -48,7 +48,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("from_json", |b| {
         b.iter(|| {
             format
-                .read_json(&mut black_box(json.as_slice()))
+                .read_json(black_box(json.as_slice()).into())
                 .map(|(o, _)| o.len())
         })
     });

@@ -19,7 +19,7 @@ use crate::registry::{FORMATS, JsonError, sniff};
 /// whatever bytes the JSON gave it) is not a failure: the file itself round-trips without it.
 pub fn json_text(data: &[u8]) {
     for format in FORMATS {
-        let Ok((bytes, _)) = format.read_json(&mut &data[..]) else {
+        let Ok((bytes, _)) = format.read_json(data[..].into()) else {
             continue;
         };
         match format.roundtrip(&bytes) {
@@ -60,7 +60,7 @@ pub fn json_bytes(data: &[u8]) {
             )
         }
     }
-    let (bytes, refreshed) = format.read_json(&mut &json[..]).unwrap_or_else(|e| {
+    let (bytes, refreshed) = format.read_json(json[..].into()).unwrap_or_else(|e| {
         panic!(
             "{name}: the JSON of an input of {} bytes does not read back: {e}",
             data.len()
@@ -85,7 +85,7 @@ pub fn json_bytes(data: &[u8]) {
         panic!("{name}: from-json refreshed ({refreshed:?}) and wrote bytes that do not read: {e}");
     }
     let (twice, refreshed_twice) = format
-        .read_json(&mut &again[..])
+        .read_json(again[..].into())
         .unwrap_or_else(|e| panic!("{name}: refreshed bytes do not come back from JSON: {e}"));
     assert!(
         refreshed_twice.is_empty() && twice == bytes,

@@ -138,7 +138,7 @@ fn every_corpus_file_rewrites_and_converts_through_json() {
                 failures.push(format!("{name}: to-json: {e:?}"));
                 continue;
             }
-            match format.read_json(&mut text.as_slice()) {
+            match format.read_json(text.as_slice().into()) {
                 Ok((out, refreshed)) if out == bytes && refreshed.is_empty() => {
                     passed += 1;
                     in_folder += 1;

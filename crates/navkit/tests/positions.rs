@@ -42,7 +42,7 @@ fn pointer(path: &str) -> String {
 /// as read (before `fix`) and the document once fixed.
 fn errors(format: &dyn AnyFormat, doc: &Value) -> Result<(Vec<String>, Value, Value), String> {
     let text = serde_json::to_vec(doc).unwrap();
-    let (mut opened, _) = format.open_json(&mut text.as_slice())?;
+    let (mut opened, _) = format.open_json(text.as_slice().into())?;
     let mut read = Vec::new();
     opened.to_json(&mut read).unwrap();
     let read: Value = serde_json::from_slice(&read).unwrap();

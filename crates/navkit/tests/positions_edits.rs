@@ -23,7 +23,7 @@ fn sample() -> (&'static dyn AnyFormat, Vec<u8>, Value) {
 /// The model read from `doc`, written, and its document again.
 fn read(format: &dyn AnyFormat, doc: &Value) -> Result<(Vec<u8>, Value), String> {
     let text = serde_json::to_vec(doc).unwrap();
-    let (opened, _) = format.open_json(&mut text.as_slice())?;
+    let (opened, _) = format.open_json(text.as_slice().into())?;
     let bytes = opened.write().map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     format.to_json(&bytes, &mut out).unwrap();

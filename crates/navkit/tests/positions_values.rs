@@ -30,7 +30,7 @@ fn open(dir: &str, name: &str) -> Option<(&'static dyn AnyFormat, Value)> {
 /// The document read in, written to a file and back to a document, and the file's errors.
 fn read(format: &dyn AnyFormat, doc: &Value) -> Result<(Value, Vec<String>), String> {
     let text = serde_json::to_vec(doc).unwrap();
-    let (opened, _) = format.open_json(&mut text.as_slice())?;
+    let (opened, _) = format.open_json(text.as_slice().into())?;
     let bytes = opened.write().map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     format.to_json(&bytes, &mut out).unwrap();

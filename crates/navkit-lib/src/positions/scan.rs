@@ -13,10 +13,13 @@ use serde::{Deserialize, Deserializer};
 use super::KEY;
 use super::path::{Cursor, Seg, counted_list};
 
-/// Whether the document `bytes` holds a record of one of `lists` whose `"#"` is not its
+/// Whether the document that `de` reads holds a record of one of `lists` whose `"#"` is not its
 /// position (or not a number). A document that is not JSON answers `false`: reading it then
 /// gives the error.
-pub(crate) fn needs_renumbering(bytes: &[u8], lists: &[nav_core::positions::PositionList]) -> bool {
+pub(crate) fn needs_renumbering<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+    lists: &[nav_core::positions::PositionList],
+) -> bool {
     if lists.is_empty() {
         return false;
     }
@@ -24,7 +27,6 @@ pub(crate) fn needs_renumbering(bytes: &[u8], lists: &[nav_core::positions::Posi
         walk: Cursor::new(lists),
         found: false,
     };
-    let mut de = serde_json::Deserializer::from_slice(bytes);
     // An error is either the stop at a moved record (`found`) or a document that does not read.
     let _ = Document { st: &mut state }.deserialize(&mut de);
     state.found

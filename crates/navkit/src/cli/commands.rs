@@ -116,7 +116,7 @@ pub(super) fn from_json(
         },
     };
     let (bytes, refreshed) = format
-        .read_json(&mut open()?)
+        .read_json(crate::json::Input::File(path))
         .map_err(|e| input_error(path, e))?;
     for line in refreshed {
         eprintln!("navkit: {}: {line}", path.display());

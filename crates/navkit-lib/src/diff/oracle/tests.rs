@@ -184,7 +184,7 @@ fn json_edit(format: &dyn AnyFormat, bytes: &[u8]) -> Option<Tree> {
         }
     }
     let text = serde_json::to_vec(&doc).unwrap();
-    let (opened, _) = format.open_json(&mut text.as_slice()).ok()?;
+    let (opened, _) = format.open_json(text.as_slice().into()).ok()?;
     Some(opened.model_tree().unwrap())
 }
 
