@@ -14,9 +14,11 @@
 //! - an attribute change sets `attribute_flags` (within the version's width) or the flavour's
 //!   word (`tf_attributes`, `spawn_attributes`).
 //!
-//! Left 4 Dead files from sub-version 14 name visible areas by their position in the area list;
-//! deleting an area would re-point every later entry, so deletion is refused there while any
-//! area lists visible areas.
+//! Left 4 Dead files from sub-version 14 name visible areas by their position in the area list
+//! (`custom.Terror.visible_areas[*].area_index`). Deleting areas there renumbers every entry:
+//! an entry naming a deleted area is dropped (one line each), later ones shift down to the
+//! area's new position (one line in all), so every entry left names the same area as before.
+//! An entry already past the areas is left for [`crate::fix()`] to drop.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -381,18 +383,6 @@ fn delete_areas(
     if edit.deleted.is_empty() {
         return Ok(());
     }
-    let by_index = mesh.layout().terror_visibility_by_index()
-        && mesh.areas.iter().any(|a| {
-            matches!(&a.custom, AreaCustom::Terror { visible_areas, .. } if !visible_areas.is_empty())
-        });
-    if by_index {
-        return Err(refuse(
-            "this Left 4 Dead file names visible areas by their position in the area list, so \
-             deleting an area would make every later entry name the next area; navkit cannot \
-             renumber them yet: keep the faces (move them out of the way instead), or delete \
-             the areas in the game's editor",
-        ));
-    }
     let mut gone = BTreeSet::new();
     for p in &edit.deleted {
         gone.insert(area_of(original, *p)?);
@@ -402,10 +392,70 @@ fn delete_areas(
             lines.push(format!("areas[id {}]: deleted", area.id));
         }
     }
+    if mesh.layout().terror_visibility_by_index() {
+        renumber_visible_areas(mesh, &gone, lines);
+    }
     let mut i = 0;
     mesh.areas.retain(|_| {
         i += 1;
         !gone.contains(&(i - 1))
     });
     Ok(())
+}
+
+/// Renumbers the visible-area entries (area positions, sub-version 14 on) of the areas that stay
+/// for the deletion of the areas at the positions `gone`: entries naming a deleted area are
+/// dropped, later ones shift down. Entries past the areas are kept as they are.
+fn renumber_visible_areas(mesh: &mut SourceMesh, gone: &BTreeSet<usize>, lines: &mut Vec<String>) {
+    let count = mesh.areas.len();
+    // Old position → new position, None for a deleted area.
+    let mut new_index: Vec<Option<u32>> = Vec::with_capacity(count);
+    let mut next = 0u32;
+    for i in 0..count {
+        if gone.contains(&i) {
+            new_index.push(None);
+        } else {
+            new_index.push(Some(next));
+            next = next.saturating_add(1);
+        }
+    }
+    let ids: Vec<u32> = mesh.areas.iter().map(|a| a.id).collect();
+    let mut shifted = 0usize;
+    for (i, area) in mesh.areas.iter_mut().enumerate() {
+        if gone.contains(&i) {
+            continue;
+        }
+        let AreaCustom::Terror { visible_areas, .. } = &mut area.custom else {
+            continue;
+        };
+        let id = area.id;
+        visible_areas.retain_mut(|v| {
+            let old = v.area_index;
+            match usize::try_from(old).ok().and_then(|o| new_index.get(o)) {
+                Some(Some(new)) => {
+                    if *new != old {
+                        v.area_index = *new;
+                        shifted += 1;
+                    }
+                    true
+                }
+                Some(None) => {
+                    let named = usize::try_from(old).ok().and_then(|o| ids.get(o));
+                    lines.push(format!(
+                        "areas[id {id}].visible_areas: dropped area index {old} (area id {}, \
+                         deleted)",
+                        named.map_or_else(|| "?".to_string(), u32::to_string)
+                    ));
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    if shifted > 0 {
+        lines.push(format!(
+            "visible_areas: {shifted} entries naming areas after the deleted ones renumbered to \
+             their new positions"
+        ));
+    }
 }
