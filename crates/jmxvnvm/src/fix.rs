@@ -69,8 +69,8 @@ fn kind_of(finding: &Finding) -> Option<Kind> {
 }
 
 /// Whether `finding` is an error of a kind [`fix`] mends: an object, cell, edge or tile index
-/// that names nothing, an open-cell count past the cells. (A tile that no cell rectangle holds
-/// cannot be given a cell, and keeps its error.)
+/// that names nothing, an open-cell count past the cells. (A tile that names no cell is given
+/// the nearest one where no rectangle holds it; only a region without cells leaves it.)
 pub fn mends(finding: &Finding) -> bool {
     kind_of(finding).is_some()
 }

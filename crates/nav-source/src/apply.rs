@@ -22,7 +22,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use nav_core::edit::{AddedFace, MeshEdit, show_point};
+use nav_core::edit::{AddedFace, MatchOptions, MeshEdit, show_point};
 use nav_core::geometry::{Geometry, VertexIdentity};
 use nav_core::{Error, RawF32, Result};
 
@@ -49,7 +49,7 @@ pub fn apply(mesh: &mut SourceMesh, original: &Geometry, edit: &MeshEdit) -> Res
             "the geometry the edit was matched against is not this mesh's",
         ));
     }
-    let tol = nav_core::edit::MatchOptions::default().tolerance(original);
+    let tol = nav_core::edit::MatchOptions::default();
     let mut lines = Vec::new();
     move_corners(mesh, original, edit, tol, &mut lines)?;
     set_attributes(mesh, original, edit, &mut lines)?;
@@ -92,7 +92,7 @@ fn move_corners(
     mesh: &mut SourceMesh,
     original: &Geometry,
     edit: &MeshEdit,
-    tol: f32,
+    tol: MatchOptions,
     lines: &mut Vec<String>,
 ) -> Result<()> {
     // Vertex to (polygon, corner): each vertex is one corner of one polygon.
@@ -136,20 +136,23 @@ fn move_corners(
 }
 
 /// The corners of an area after moving some (`new`, `None` where unmoved) from `old`, as a
-/// rectangle: a moved coordinate within `tol` of the old one keeps the old one (a mesh tool
-/// rounds what it did not move), and the sides that must share an x or a y do. Refused, naming
-/// the area, when they do not or the rectangle turns inside out.
+/// rectangle: a moved coordinate within the matcher's tolerance at the old corner
+/// ([`MatchOptions::tolerance_at`]) of the old one keeps the old one (a mesh tool rounds what it
+/// did not move), and the sides that must share an x or a y do (within the larger tolerance of
+/// their two corners). Refused, naming the area, when they do not or the rectangle turns inside
+/// out.
 fn rectangle(
     id: u32,
     old: &[[f32; 3]; 4],
     new: &[Option<[f32; 3]>; 4],
-    tol: f32,
+    tol: MatchOptions,
 ) -> Result<[[f32; 3]; 4]> {
     let mut c = *old;
     for ((corner, before), after) in c.iter_mut().zip(old).zip(new) {
         if let Some(after) = after {
+            let t = tol.tolerance_at(*before);
             for ((x, b), a) in corner.iter_mut().zip(before).zip(after) {
-                *x = if (a - b).abs() <= tol { *b } else { *a };
+                *x = if (a - b).abs() <= t { *b } else { *a };
             }
         }
     }
@@ -159,7 +162,8 @@ fn rectangle(
         if ci.to_bits() == cj.to_bits() {
             continue;
         }
-        if (ci - cj).abs() > tol {
+        let t = tol.tolerance_at(old[i]).max(tol.tolerance_at(old[j]));
+        if (ci - cj).abs() > t {
             return Err(refuse(format_args!(
                 "areas[id {id}]: corners {} and {} no longer share their {} ({ci} and {cj}): a \
                  Source area is an axis-aligned rectangle, so move the whole side (both \
@@ -264,8 +268,9 @@ fn set_attribute(area: &mut Area, name: &str, value: i64, width: usize) -> Resul
     Ok((was, value))
 }
 
-/// The area an added face makes: its corners must be an axis-aligned rectangle.
-fn added_area(mesh: &SourceMesh, face: &AddedFace, id: u32, tol: f32) -> Result<Area> {
+/// The area an added face makes: its corners must be an axis-aligned rectangle (within the
+/// matcher's tolerance at its corner farthest from the origin).
+fn added_area(mesh: &SourceMesh, face: &AddedFace, id: u32, tol: MatchOptions) -> Result<Area> {
     let not_a_rectangle = |why: &str| {
         refuse(format_args!(
             "faces[{}] (a new area) {why}: a Source area is an axis-aligned rectangle, so draw \
@@ -280,6 +285,7 @@ fn added_area(mesh: &SourceMesh, face: &AddedFace, id: u32, tol: f32) -> Result<
         )));
     };
     let ps = [*p0, *p1, *p2, *p3];
+    let tol = ps.iter().fold(0.0f32, |t, p| t.max(tol.tolerance_at(*p)));
     let span = |axis: usize| {
         ps.iter()
             .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
