@@ -10,9 +10,15 @@
 //!    recomputed: the object footprints the builder fills them from are not in the file.
 //! 2. **Tile map** (modern layout) with a tile that names no cell: every tile's cell index is
 //!    recomputed from the cell rectangles (the cell holding the tile's centre). A tile that no
-//!    rectangle holds keeps its index.
-//! 3. **Open-cell count** past the cells: recomputed as the number of leading cells none of whose
-//!    tiles is blocked (modern), or as the number of cells (legacy tiles carry no flags).
+//!    rectangle holds keeps its index if it names a cell; one that names no cell (the tiles of a
+//!    deleted cell, whose rectangle went with it) is given the **nearest** cell: the one whose
+//!    rectangle is closest to the tile's centre, among the cells of the tile's kind (a blocked
+//!    tile goes to a cell that holds blocked tiles, an open tile to one that holds none) where
+//!    there is one, the lowest index on a tie. One line per cell that received such tiles.
+//! 3. **Open-cell count** past the cells, or a tile map in which tiles were given the nearest cell
+//!    (a deleted open cell leaves the count one too high, counting the first solid cell as
+//!    open): recomputed as the number of leading cells none of whose tiles is blocked (modern),
+//!    or as the number of cells (legacy tiles carry no flags).
 //! 4. **Internal edges** with an error, or whose tile map or open-cell count changed: recomputed
 //!    with the builder's [`crate::build::internal_edges`]. An edge with the same ends and
 //!    direction as before keeps its flag bits other than Internal and Blocked.
@@ -29,7 +35,8 @@ use nav_core::{Finding, RawF32, Severity};
 
 use crate::build::{global_edges, internal_edges};
 use crate::model::{
-    CellQuad, EdgeFlag, NavMeshTerrain, TILE_COUNT, TILE_SIZE, TILES_PER_SIDE, TileFlag, TileMap,
+    CellQuad, EdgeFlag, NavMeshTerrain, TILE_COUNT, TILE_SIZE, TILES_PER_SIDE, Tile, TileFlag,
+    TileMap,
 };
 use crate::query::RegionId;
 use crate::validate::validate;
@@ -62,8 +69,8 @@ fn kind_of(finding: &Finding) -> Option<Kind> {
 }
 
 /// Whether `finding` is an error of a kind [`fix`] mends: an object, cell, edge or tile index
-/// that names nothing, an open-cell count past the cells. (A tile that no cell rectangle holds
-/// cannot be given a cell, and keeps its error.)
+/// that names nothing, an open-cell count past the cells. (A tile that names no cell is given
+/// the nearest one where no rectangle holds it; only a region without cells leaves it.)
 pub fn mends(finding: &Finding) -> bool {
     kind_of(finding).is_some()
 }
@@ -87,8 +94,14 @@ fn fix_after(m: &mut NavMeshTerrain, findings: &[Finding]) -> Vec<String> {
     let mut out = Vec::new();
     drop_object_references(m, &mut out);
     let by_rectangle = cells_of_tiles(&m.cells);
-    let tiles_changed = has(Kind::TileMap) && retile(m, &by_rectangle, &mut out);
-    let open_changed = has(Kind::OpenCellCount) && recount_open(m, &by_rectangle, &mut out);
+    let retiled = if has(Kind::TileMap) {
+        retile(m, &by_rectangle, &mut out)
+    } else {
+        Retiled::default()
+    };
+    let tiles_changed = retiled.changed();
+    let open_changed = (has(Kind::OpenCellCount) || retiled.orphans > 0)
+        && recount_open(m, &by_rectangle, &mut out);
     let table = tile_cells(m, &by_rectangle);
     if has(Kind::InternalEdge) || tiles_changed || open_changed {
         redo_internal_edges(m, &table, &mut out);
@@ -167,33 +180,198 @@ fn tile_cells(m: &NavMeshTerrain, by_rectangle: &[Option<usize>]) -> Vec<Option<
         .collect()
 }
 
-/// Step 2: every modern tile's cell index from the rectangles. Returns whether any changed.
-fn retile(m: &mut NavMeshTerrain, by_rectangle: &[Option<usize>], out: &mut Vec<String>) -> bool {
+/// What [`retile`] changed: tiles given the cell whose rectangle holds them, and tiles that named
+/// no cell given the nearest one.
+#[derive(Debug, Default, Clone, Copy)]
+struct Retiled {
+    by_rectangle: usize,
+    orphans: usize,
+}
+
+impl Retiled {
+    fn changed(self) -> bool {
+        self.by_rectangle > 0 || self.orphans > 0
+    }
+}
+
+/// Step 2: every modern tile's cell index from the rectangles; a tile that no rectangle holds
+/// and that names no cell gets the nearest cell.
+fn retile(
+    m: &mut NavMeshTerrain,
+    by_rectangle: &[Option<usize>],
+    out: &mut Vec<String>,
+) -> Retiled {
+    let cells = m.cells.len();
     let TileMap::Modern(tiles) = &mut m.tile_map else {
-        return false;
+        return Retiled::default();
     };
-    let (mut changed, mut homeless) = (0usize, 0usize);
+    let names_cell = |t: &Tile| usize::try_from(t.cell_index).is_ok_and(|c| c < cells);
+    // The tiles that name no cell and that no rectangle holds, before anything changes.
+    let orphaned: Vec<usize> = tiles
+        .iter()
+        .zip(by_rectangle)
+        .enumerate()
+        .filter(|(_, (t, cell))| cell.is_none() && !names_cell(t))
+        .map(|(i, _)| i)
+        .collect();
+    let (mut done, mut homeless) = (Retiled::default(), 0usize);
     for (t, cell) in tiles.iter_mut().zip(by_rectangle) {
         match cell.and_then(|c| i32::try_from(c).ok()) {
             Some(c) if c != t.cell_index => {
                 t.cell_index = c;
-                changed += 1;
+                done.by_rectangle += 1;
             }
             Some(_) => {}
             None => homeless += 1,
         }
     }
-    if changed > 0 {
+    if done.by_rectangle > 0 {
         out.push(format!(
-            "tile_map: recomputed the cell index of {changed} tiles from the cell rectangles{}",
-            if homeless > 0 {
-                format!(" ({homeless} tiles lie in no cell and keep theirs)")
+            "tile_map: recomputed the cell index of {} tiles from the cell rectangles{}",
+            done.by_rectangle,
+            if homeless > orphaned.len() {
+                format!(
+                    " ({} tiles lie in no cell and keep theirs)",
+                    homeless - orphaned.len()
+                )
             } else {
                 String::new()
             }
         ));
     }
-    changed > 0
+    done.orphans = adopt_orphans(&m.cells, tiles, &orphaned, out);
+    done
+}
+
+/// Gives each tile of `orphaned` (tiles that name no cell and that no rectangle holds) the
+/// nearest cell of its kind, else the nearest cell; one line per cell that received tiles.
+/// Returns how many tiles were given a cell.
+fn adopt_orphans(
+    cells: &[CellQuad],
+    tiles: &mut [Tile],
+    orphaned: &[usize],
+    out: &mut Vec<String>,
+) -> usize {
+    if orphaned.is_empty() || cells.is_empty() {
+        return 0;
+    }
+    // A cell's kind, from the tiles that name it: solid when it holds a blocked tile.
+    let mut solid = vec![false; cells.len()];
+    for t in tiles.iter() {
+        if let Some(s) = usize::try_from(t.cell_index)
+            .ok()
+            .and_then(|c| solid.get_mut(c))
+        {
+            *s |= t.flags & TileFlag::BLOCKED != 0;
+        }
+    }
+    // Receiving cell -> (tiles, x range, z range, old indices).
+    let mut given: std::collections::BTreeMap<usize, Adopted> = std::collections::BTreeMap::new();
+    for &i in orphaned {
+        let Some(t) = tiles.get_mut(i) else {
+            continue;
+        };
+        let (x, z) = (i % TILES_PER_SIDE, i / TILES_PER_SIDE);
+        let blocked = t.flags & TileFlag::BLOCKED != 0;
+        let Some(c) = nearest_cell(cells, x, z, |c| solid.get(c) == Some(&blocked))
+            .or_else(|| nearest_cell(cells, x, z, |_| true))
+        else {
+            continue;
+        };
+        let Ok(index) = i32::try_from(c) else {
+            continue;
+        };
+        let a = given.entry(c).or_insert_with(|| Adopted::new(x, z));
+        a.add(x, z, t.cell_index);
+        t.cell_index = index;
+    }
+    let mut adopted = 0;
+    for (c, a) in &given {
+        adopted += a.tiles;
+        out.push(format!(
+            "tile_map: {} tiles (x {}..={}, z {}..={}) named no cell ({}) and lie in no cell's \
+             rectangle: given the nearest cell, {c}",
+            a.tiles,
+            a.x.0,
+            a.x.1,
+            a.z.0,
+            a.z.1,
+            a.old_indices()
+        ));
+    }
+    adopted
+}
+
+/// The tiles one cell received from [`adopt_orphans`]: how many, their bounds in tiles, and the
+/// indices they held.
+#[derive(Debug)]
+struct Adopted {
+    tiles: usize,
+    x: (usize, usize),
+    z: (usize, usize),
+    old: std::collections::BTreeSet<i32>,
+}
+
+impl Adopted {
+    fn new(x: usize, z: usize) -> Adopted {
+        Adopted {
+            tiles: 0,
+            x: (x, x),
+            z: (z, z),
+            old: std::collections::BTreeSet::new(),
+        }
+    }
+
+    fn add(&mut self, x: usize, z: usize, old: i32) {
+        self.tiles += 1;
+        self.x = (self.x.0.min(x), self.x.1.max(x));
+        self.z = (self.z.0.min(z), self.z.1.max(z));
+        self.old.insert(old);
+    }
+
+    /// `cell index 12`, `cell indices -1, 40`, at most four of them shown.
+    fn old_indices(&self) -> String {
+        let shown: Vec<String> = self.old.iter().take(4).map(i32::to_string).collect();
+        let more = if self.old.len() > 4 { ", ..." } else { "" };
+        let noun = if self.old.len() == 1 {
+            "cell index"
+        } else {
+            "cell indices"
+        };
+        format!("{noun} {}{more}", shown.join(", "))
+    }
+}
+
+/// The cell whose rectangle is nearest to the centre of tile (`x`, `z`) among those `wanted`
+/// accepts, the lowest index on a tie; cells whose rectangle is not a finite min/max pair are
+/// skipped.
+fn nearest_cell(
+    cells: &[CellQuad],
+    x: usize,
+    z: usize,
+    wanted: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let centre = [(x as f32 + 0.5) * TILE_SIZE, (z as f32 + 0.5) * TILE_SIZE];
+    let mut best: Option<(f32, usize)> = None;
+    for (i, c) in cells.iter().enumerate() {
+        if !wanted(i) {
+            continue;
+        }
+        let mut d2 = 0.0f32;
+        let mut proper = true;
+        for ((lo, hi), p) in c.min.iter().zip(&c.max).zip(centre) {
+            let (lo, hi) = (lo.get(), hi.get());
+            if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+                proper = false;
+            }
+            let d = (lo - p).max(p - hi).max(0.0);
+            d2 += d * d;
+        }
+        if proper && best.is_none_or(|(b, _)| d2 < b) {
+            best = Some((d2, i));
+        }
+    }
+    best.map(|(_, i)| i)
 }
 
 /// Step 3: the open-cell count. Returns whether it changed.

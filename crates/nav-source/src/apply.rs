@@ -14,13 +14,15 @@
 //! - an attribute change sets `attribute_flags` (within the version's width) or the flavour's
 //!   word (`tf_attributes`, `spawn_attributes`).
 //!
-//! Left 4 Dead files from sub-version 14 name visible areas by their position in the area list;
-//! deleting an area would re-point every later entry, so deletion is refused there while any
-//! area lists visible areas.
+//! Left 4 Dead files from sub-version 14 name visible areas by their position in the area list
+//! (`custom.Terror.visible_areas[*].area_index`). Deleting areas there renumbers every entry:
+//! an entry naming a deleted area is dropped (one line each), later ones shift down to the
+//! area's new position (one line in all), so every entry left names the same area as before.
+//! An entry already past the areas is left for [`crate::fix()`] to drop.
 
 use std::collections::{BTreeSet, HashMap};
 
-use nav_core::edit::{AddedFace, MeshEdit, show_point};
+use nav_core::edit::{AddedFace, MatchOptions, MeshEdit, show_point};
 use nav_core::geometry::{Geometry, VertexIdentity};
 use nav_core::{Error, RawF32, Result};
 
@@ -47,7 +49,7 @@ pub fn apply(mesh: &mut SourceMesh, original: &Geometry, edit: &MeshEdit) -> Res
             "the geometry the edit was matched against is not this mesh's",
         ));
     }
-    let tol = nav_core::edit::MatchOptions::default().tolerance(original);
+    let tol = nav_core::edit::MatchOptions::default();
     let mut lines = Vec::new();
     move_corners(mesh, original, edit, tol, &mut lines)?;
     set_attributes(mesh, original, edit, &mut lines)?;
@@ -90,7 +92,7 @@ fn move_corners(
     mesh: &mut SourceMesh,
     original: &Geometry,
     edit: &MeshEdit,
-    tol: f32,
+    tol: MatchOptions,
     lines: &mut Vec<String>,
 ) -> Result<()> {
     // Vertex to (polygon, corner): each vertex is one corner of one polygon.
@@ -134,20 +136,23 @@ fn move_corners(
 }
 
 /// The corners of an area after moving some (`new`, `None` where unmoved) from `old`, as a
-/// rectangle: a moved coordinate within `tol` of the old one keeps the old one (a mesh tool
-/// rounds what it did not move), and the sides that must share an x or a y do. Refused, naming
-/// the area, when they do not or the rectangle turns inside out.
+/// rectangle: a moved coordinate within the matcher's tolerance at the old corner
+/// ([`MatchOptions::tolerance_at`]) of the old one keeps the old one (a mesh tool rounds what it
+/// did not move), and the sides that must share an x or a y do (within the larger tolerance of
+/// their two corners). Refused, naming the area, when they do not or the rectangle turns inside
+/// out.
 fn rectangle(
     id: u32,
     old: &[[f32; 3]; 4],
     new: &[Option<[f32; 3]>; 4],
-    tol: f32,
+    tol: MatchOptions,
 ) -> Result<[[f32; 3]; 4]> {
     let mut c = *old;
     for ((corner, before), after) in c.iter_mut().zip(old).zip(new) {
         if let Some(after) = after {
+            let t = tol.tolerance_at(*before);
             for ((x, b), a) in corner.iter_mut().zip(before).zip(after) {
-                *x = if (a - b).abs() <= tol { *b } else { *a };
+                *x = if (a - b).abs() <= t { *b } else { *a };
             }
         }
     }
@@ -157,7 +162,8 @@ fn rectangle(
         if ci.to_bits() == cj.to_bits() {
             continue;
         }
-        if (ci - cj).abs() > tol {
+        let t = tol.tolerance_at(old[i]).max(tol.tolerance_at(old[j]));
+        if (ci - cj).abs() > t {
             return Err(refuse(format_args!(
                 "areas[id {id}]: corners {} and {} no longer share their {} ({ci} and {cj}): a \
                  Source area is an axis-aligned rectangle, so move the whole side (both \
@@ -262,8 +268,9 @@ fn set_attribute(area: &mut Area, name: &str, value: i64, width: usize) -> Resul
     Ok((was, value))
 }
 
-/// The area an added face makes: its corners must be an axis-aligned rectangle.
-fn added_area(mesh: &SourceMesh, face: &AddedFace, id: u32, tol: f32) -> Result<Area> {
+/// The area an added face makes: its corners must be an axis-aligned rectangle (within the
+/// matcher's tolerance at its corner farthest from the origin).
+fn added_area(mesh: &SourceMesh, face: &AddedFace, id: u32, tol: MatchOptions) -> Result<Area> {
     let not_a_rectangle = |why: &str| {
         refuse(format_args!(
             "faces[{}] (a new area) {why}: a Source area is an axis-aligned rectangle, so draw \
@@ -278,6 +285,7 @@ fn added_area(mesh: &SourceMesh, face: &AddedFace, id: u32, tol: f32) -> Result<
         )));
     };
     let ps = [*p0, *p1, *p2, *p3];
+    let tol = ps.iter().fold(0.0f32, |t, p| t.max(tol.tolerance_at(*p)));
     let span = |axis: usize| {
         ps.iter()
             .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
@@ -381,18 +389,6 @@ fn delete_areas(
     if edit.deleted.is_empty() {
         return Ok(());
     }
-    let by_index = mesh.layout().terror_visibility_by_index()
-        && mesh.areas.iter().any(|a| {
-            matches!(&a.custom, AreaCustom::Terror { visible_areas, .. } if !visible_areas.is_empty())
-        });
-    if by_index {
-        return Err(refuse(
-            "this Left 4 Dead file names visible areas by their position in the area list, so \
-             deleting an area would make every later entry name the next area; navkit cannot \
-             renumber them yet: keep the faces (move them out of the way instead), or delete \
-             the areas in the game's editor",
-        ));
-    }
     let mut gone = BTreeSet::new();
     for p in &edit.deleted {
         gone.insert(area_of(original, *p)?);
@@ -402,10 +398,70 @@ fn delete_areas(
             lines.push(format!("areas[id {}]: deleted", area.id));
         }
     }
+    if mesh.layout().terror_visibility_by_index() {
+        renumber_visible_areas(mesh, &gone, lines);
+    }
     let mut i = 0;
     mesh.areas.retain(|_| {
         i += 1;
         !gone.contains(&(i - 1))
     });
     Ok(())
+}
+
+/// Renumbers the visible-area entries (area positions, sub-version 14 on) of the areas that stay
+/// for the deletion of the areas at the positions `gone`: entries naming a deleted area are
+/// dropped, later ones shift down. Entries past the areas are kept as they are.
+fn renumber_visible_areas(mesh: &mut SourceMesh, gone: &BTreeSet<usize>, lines: &mut Vec<String>) {
+    let count = mesh.areas.len();
+    // Old position → new position, None for a deleted area.
+    let mut new_index: Vec<Option<u32>> = Vec::with_capacity(count);
+    let mut next = 0u32;
+    for i in 0..count {
+        if gone.contains(&i) {
+            new_index.push(None);
+        } else {
+            new_index.push(Some(next));
+            next = next.saturating_add(1);
+        }
+    }
+    let ids: Vec<u32> = mesh.areas.iter().map(|a| a.id).collect();
+    let mut shifted = 0usize;
+    for (i, area) in mesh.areas.iter_mut().enumerate() {
+        if gone.contains(&i) {
+            continue;
+        }
+        let AreaCustom::Terror { visible_areas, .. } = &mut area.custom else {
+            continue;
+        };
+        let id = area.id;
+        visible_areas.retain_mut(|v| {
+            let old = v.area_index;
+            match usize::try_from(old).ok().and_then(|o| new_index.get(o)) {
+                Some(Some(new)) => {
+                    if *new != old {
+                        v.area_index = *new;
+                        shifted += 1;
+                    }
+                    true
+                }
+                Some(None) => {
+                    let named = usize::try_from(old).ok().and_then(|o| ids.get(o));
+                    lines.push(format!(
+                        "areas[id {id}].visible_areas: dropped area index {old} (area id {}, \
+                         deleted)",
+                        named.map_or_else(|| "?".to_string(), u32::to_string)
+                    ));
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    if shifted > 0 {
+        lines.push(format!(
+            "visible_areas: {shifted} entries naming areas after the deleted ones renumbered to \
+             their new positions"
+        ));
+    }
 }

@@ -6,9 +6,10 @@
 //!
 //! - A **moved vertex** moves that stored position: each coordinate is quantised as the file
 //!   stores it (`(x − origin) × denominator`, rounded to a `u16`), and a coordinate that rounds
-//!   to the value it had keeps it. Nothing else changes (the NavigationGraph nodes, edge
-//!   weights and segment bounds keep their stored values; `navkit fix` does not recompute them
-//!   either). A coordinate the tile cannot hold is refused.
+//!   to the value it had keeps it. What the file derives from the positions is then brought up
+//!   to date for the segments whose positions moved, and only there (the `derived` module):
+//!   their bounds, the NavigationGraph nodes on a mesh edge with a moved corner, and the weights
+//!   of those nodes' edges. A coordinate the tile cannot hold is refused.
 //! - An **attribute change** sets the segment's entry of the NavigationGraph's `attributes`
 //!   (one value per segment, so every mesh of the segment has to get the same value; refused
 //!   otherwise, and past `u16`).
@@ -28,7 +29,7 @@
 //! An edit after which the file has errors it did not have before is refused rather than
 //! applied.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use nav_core::edit::{AddedFace, AttributeChange, Corner, MeshEdit, show_point};
 use nav_core::geometry::{Geometry, VertexIdentity};
@@ -38,6 +39,8 @@ use crate::FORMAT;
 use crate::fix::fix_edited;
 use crate::geometry::{ATTRIBUTES, segment_bases};
 use crate::model::{MAX_SIDES, Mesh, Nav2File, NeighborNavmeshInfo, Position, Sides};
+
+mod derived;
 
 fn refuse(message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, "apply", message)
@@ -59,10 +62,14 @@ pub fn apply(file: &mut Nav2File, original: &Geometry, edit: &MeshEdit) -> Resul
     let places = places(file, original)?;
     let errors_before = errors(file);
     let mut lines = Vec::new();
+    let mut old = BTreeMap::new();
     for &(v, to) in &edit.moved {
         let place = place_of(&places, v)?;
-        move_position(file, place, to, &mut lines)?;
+        if let Some((i, was)) = move_position(file, place, to, &mut lines)? {
+            old.entry((place.chunk, i)).or_insert(was);
+        }
     }
+    derived::refresh(file, &old, &mut lines);
     let deleted = deleted_meshes(file, original, edit)?;
     set_attributes(file, original, &edit.attributes, &deleted, &mut lines)?;
     let mut changed = BTreeSet::new();
@@ -183,13 +190,14 @@ fn quantise(file: &Nav2File, to: [f32; 3], what: &dyn Fn() -> String) -> Result<
     Ok(out)
 }
 
-/// Moves the position at `place` to `to` (quantised).
+/// Moves the position at `place` to `to` (quantised). Returns the index into the chunk's
+/// positions and the stored value before, when it changed.
 fn move_position(
     file: &mut Nav2File,
     place: Place,
     to: [f32; 3],
     lines: &mut Vec<String>,
-) -> Result<()> {
+) -> Result<Option<(usize, Position)>> {
     let c = place.chunk;
     let i = position_index(file, place)
         .ok_or_else(|| refuse(format_args!("data_chunks[{c}]: a position is missing")))?;
@@ -208,14 +216,15 @@ fn move_position(
              the stored step",
             show_point(to)
         ));
+        Ok(None)
     } else {
-        *slot = new;
+        let was = core::mem::replace(slot, new);
         lines.push(format!(
             "data_chunks[{c}] NavmeshChunk Positions[{i}]: moved to {} (stored {new:?})",
             show_point(decoded)
         ));
+        Ok(Some((i, was)))
     }
-    Ok(())
 }
 
 /// The (data chunk, mesh) of polygon `p` of the original geometry.

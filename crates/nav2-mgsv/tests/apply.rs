@@ -6,6 +6,8 @@
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use nav_core::edit::{EditedMesh, MatchOptions, MeshEdit, apply_mesh};
 use nav_core::geometry::{Geometry, UpAxis, VertexIdentity};
 use nav_core::testing::{as_fans, as_ngons, is_negative, real_file, real_paths};
@@ -177,7 +179,8 @@ fn mesh_contents(model: &Nav2File) -> Vec<(usize, u16, Vec<Position>)> {
 }
 
 #[test]
-fn a_moved_vertex_moves_exactly_that_position() {
+fn a_moved_vertex_moves_that_position_and_what_derives_from_it() {
+    let mut changed_nodes = 0;
     for file in FILES {
         let Some((model, g)) = sample(file) else {
             continue;
@@ -189,8 +192,6 @@ fn a_moved_vertex_moves_exactly_that_position() {
         let new = [old[0] + 3, old[1].saturating_sub(2), old[2] + 5];
         let to = model.decode_position(new);
         let p = g.vertices[v];
-        let mut expected = model.clone();
-        expected.data_chunks[c].navmesh_chunk.positions[i] = new;
         let line = format!(
             "data_chunks[{c}] NavmeshChunk Positions[{i}]: moved to ({}, {}, {}) (stored {new:?})",
             to[0], to[1], to[2]
@@ -209,15 +210,195 @@ fn a_moved_vertex_moves_exactly_that_position() {
                 }
             }
         }
+        let mut first: Option<Nav2File> = None;
         for (how, mesh) in [("n-gons", ngons), ("split triangles", split)] {
             let mut edited = model.clone();
             let lines = apply(&mut edited, &mesh).unwrap_or_else(|e| panic!("{file} {how}: {e}"));
-            assert_eq!(lines, std::slice::from_ref(&line), "{file} {how}");
-            assert!(edited == expected, "{file} {how}: other changes");
+            assert_eq!(lines[0], line, "{file} {how}");
+            let derived = only_derived_changes(&model, &edited, c, i, new);
+            assert_eq!(lines.len(), 1 + derived.0, "{file} {how}: {lines:#?}");
+            changed_nodes += derived.1;
+            // Both ways of giving the mesh back make the same file.
+            if let Some(f) = &first {
+                assert!(edited == *f, "{file} {how}: not as the n-gons");
+            }
+            assert!(written(&edited) == edited, "{file}");
+            assert_eq!(errors(&edited), Vec::<String>::new(), "{file}");
+            if first.is_none() {
+                eprintln!("{file}: {}", lines.join("\n  "));
+            }
+            first = Some(edited);
         }
-        assert!(written(&expected) == expected, "{file}");
-        assert_eq!(errors(&expected), Vec::<String>::new(), "{file}");
+        // A move smaller than the stored step (within the match tolerance, or kept) changes
+        // nothing at all.
+        let mut ngons = as_ngons(&g);
+        let step = 0.25 / f32::from(model.denominator[0]);
+        ngons.vertices[v] = [p[0] + step, p[1], p[2]];
+        let mut edited = model.clone();
+        let lines = apply(&mut edited, &ngons).unwrap();
+        assert!(
+            lines.iter().all(|l| l.contains("kept")),
+            "{file}: {lines:?}"
+        );
+        assert!(
+            edited == model,
+            "{file}: a move within the step changed the file"
+        );
     }
+    assert!(
+        changed_nodes > 0,
+        "no NavigationGraph node stood on a moved edge"
+    );
+}
+
+/// Checks that `edited` is `model` with position `i` of chunk `c` at `new`, and besides only
+/// what derives from it: the bounds of the segments holding it (recomputed), the NavigationGraph
+/// nodes on a mesh side with that corner (at the floor or ceiling of the side's new midpoint in
+/// each coordinate) and the weights of those nodes' edges. Returns how many kinds of derived
+/// change there are (one line each) and how many nodes moved.
+fn only_derived_changes(
+    model: &Nav2File,
+    edited: &Nav2File,
+    c: usize,
+    i: usize,
+    new: Position,
+) -> (usize, usize) {
+    let (dc, ed) = (&model.data_chunks[c], &edited.data_chunks[c]);
+    assert_eq!(ed.navmesh_chunk.positions[i], new);
+    let bases = segment_bases(dc);
+    let pos = &ed.navmesh_chunk.positions;
+    // Segments.
+    let mut bounds = 0;
+    for (s, (a, b)) in dc
+        .segment_chunk
+        .segments
+        .iter()
+        .zip(&ed.segment_chunk.segments)
+        .enumerate()
+    {
+        let own = bases[s][0]..bases[s][0] + usize::from(a.navmesh_position_count);
+        if own.contains(&i) {
+            let min =
+                core::array::from_fn(|k| pos[own.clone()].iter().map(|p| p[k]).min().unwrap());
+            let max =
+                core::array::from_fn(|k| pos[own.clone()].iter().map(|p| p[k]).max().unwrap());
+            assert_eq!((b.min, b.max), (min, max), "segment {s}");
+            bounds += usize::from((a.min, a.max) != (b.min, b.max));
+        } else {
+            assert_eq!(a, b, "segment {s}");
+        }
+    }
+    // Nodes on a side with corner i.
+    let mut on_edge: BTreeMap<usize, [Position; 2]> = BTreeMap::new();
+    for m in &dc.navmesh_chunk.meshes {
+        let b = bases[usize::from(m.segment_index)];
+        let n = m.positions.len();
+        for side in 0..n {
+            let (x, y) = (
+                b[0] + usize::from(m.positions[side]),
+                b[0] + usize::from(m.positions[(side + 1) % n]),
+            );
+            if x == i || y == i {
+                on_edge.insert(
+                    b[3] + usize::from(m.navigation_graph_nodes[side]),
+                    [pos[x], pos[y]],
+                );
+            }
+        }
+    }
+    let mut moved = BTreeSet::new();
+    for (k, (a, b)) in dc
+        .navigation_graph
+        .nodes
+        .iter()
+        .zip(&ed.navigation_graph.nodes)
+        .enumerate()
+    {
+        if a.position == b.position {
+            assert_eq!(a, b, "node {k}");
+            continue;
+        }
+        let ends = on_edge
+            .get(&k)
+            .unwrap_or_else(|| panic!("node {k} moved off the edit"));
+        for a in 0..3 {
+            let sum = u32::from(ends[0][a]) + u32::from(ends[1][a]);
+            let p = u32::from(b.position[a]);
+            assert!(
+                p == sum / 2 || p == sum.div_ceil(2),
+                "node {k}: {b:?} for {ends:?}"
+            );
+        }
+        let mut back = b.clone();
+        back.position = a.position;
+        assert_eq!(*a, back, "node {k}");
+        moved.insert(k);
+    }
+    // Edges: only weights of edges with a moved node.
+    let mut weights = 0;
+    for (e, (a, b)) in dc
+        .navigation_graph
+        .edges
+        .iter()
+        .zip(&ed.navigation_graph.edges)
+        .enumerate()
+    {
+        if a.weight != b.weight {
+            let base = bases[usize::from(a.segment_index)][3];
+            assert!(
+                a.node_indices
+                    .iter()
+                    .any(|n| moved.contains(&(base + usize::from(*n)))),
+                "edge {e}"
+            );
+            weights += 1;
+        }
+        assert_eq!(
+            (a.segment_index, a.kind, a.node_indices),
+            (b.segment_index, b.kind, b.node_indices)
+        );
+    }
+    // Nothing else.
+    let mut rest = edited.clone();
+    rest.data_chunks[c] = dc.clone();
+    assert!(rest == *model, "changes outside the derived data");
+    assert_eq!(ed.navmesh_chunk, {
+        let mut n = dc.navmesh_chunk.clone();
+        n.positions[i] = new;
+        n
+    });
+    let mut ng = ed.navigation_graph.clone();
+    for (x, y) in ng.nodes.iter_mut().zip(&dc.navigation_graph.nodes) {
+        x.position = y.position;
+    }
+    for (x, y) in ng.edges.iter_mut().zip(&dc.navigation_graph.edges) {
+        x.weight = y.weight;
+    }
+    assert_eq!(ng, dc.navigation_graph);
+    let (mut sc, mut sc0) = (ed.segment_chunk.clone(), dc.segment_chunk.clone());
+    for s in sc.segments.iter_mut().chain(sc0.segments.iter_mut()) {
+        (s.min, s.max) = ([0; 3], [0; 3]);
+    }
+    assert_eq!(sc, sc0);
+    let mut rest = ed.clone();
+    (
+        rest.navmesh_chunk,
+        rest.navigation_graph,
+        rest.segment_chunk,
+    ) = (
+        dc.navmesh_chunk.clone(),
+        dc.navigation_graph.clone(),
+        dc.segment_chunk.clone(),
+    );
+    assert!(
+        rest == *dc,
+        "data chunk {c}: changes outside the derived data"
+    );
+    let kinds = [bounds, moved.len(), weights]
+        .iter()
+        .filter(|n| **n > 0)
+        .count();
+    (kinds, moved.len())
 }
 
 #[test]

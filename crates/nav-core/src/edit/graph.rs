@@ -86,17 +86,10 @@ pub fn match_graph(
             ));
         }
     }
-    let magnitude = original
-        .nodes
-        .iter()
-        .flat_map(|n| n.position)
-        .filter(|c| c.is_finite())
-        .fold(0.0f64, |m, c| m.max(f64::from(c.abs())));
-    let tolerance =
-        f64::from(options.absolute.abs()) + f64::from(options.relative.abs()) * magnitude;
     let mut moved = Vec::new();
     for (k, (node, p)) in original.nodes.iter().zip(&edited.nodes).enumerate() {
         let q = node.position;
+        let tolerance = f64::from(options.tolerance_at(q));
         // A coordinate that is not a number in both stays as the file has it (a tool may not
         // keep a NaN's payload bits).
         let same = p.iter().zip(&q).all(|(a, b)| {

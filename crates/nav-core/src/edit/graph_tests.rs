@@ -197,3 +197,21 @@ fn a_graph_derived_from_polygons_takes_no_moves() {
     assert!(e.contains("derives from its polygons"), "{e}");
     assert_eq!(m, model());
 }
+
+#[test]
+fn a_node_near_the_origin_moves_within_the_far_nodes_tolerance() {
+    // Node 2 at 0.5 from the origin, node 1 at 2e5: a move of 0.01 of node 2 is well under the
+    // far node's tolerance (0.2) but far over its own (1e-5 + 5e-7).
+    let chain = Chain { polygons: false };
+    let mut m = vec![
+        [1000.25, -2000.5, 64.125],
+        [2.0e5, 0.0, 0.0],
+        [0.5, 0.5, 0.0],
+    ];
+    let mut moved = m.clone();
+    moved[2][0] = 0.51;
+    let graph = as_tool(&moved, &[[0, 1], [1, 2]]);
+    let lines = apply_graph(&chain, &mut m, &graph, &MatchOptions::default()).unwrap();
+    assert_eq!(lines, ["nodes[2]: origin moved to (0.51, 0.5, 0)"]);
+    assert_eq!(m, moved);
+}

@@ -206,9 +206,10 @@ impl Welded {
     }
 }
 
-/// A hash grid over the original vertices, with cells twice the tolerance wide.
+/// A hash grid over the original vertices, with cells twice the largest tolerance wide; each
+/// vertex matches within its own ([`MatchOptions::tolerance_at`]).
 struct Index {
-    tolerance: f64,
+    options: MatchOptions,
     cell: f64,
     cells: HashMap<[i64; 3], Vec<u32>>,
 }
@@ -225,13 +226,13 @@ impl Index {
             }
         }
         Index {
-            tolerance,
+            options: *options,
             cell,
             cells,
         }
     }
 
-    /// The original vertices within the tolerance of `p`, ascending.
+    /// The original vertices `p` is within the tolerance of, ascending.
     fn near(&self, g: &Geometry, p: [f32; 3]) -> Vec<u32> {
         let key = cell_of(p, self.cell);
         let mut out = Vec::new();
@@ -247,10 +248,11 @@ impl Index {
                         let Some(q) = g.vertices.get(v as usize) else {
                             continue;
                         };
+                        let tolerance = f64::from(self.options.tolerance_at(*q));
                         let close = p
                             .iter()
                             .zip(q)
-                            .all(|(a, b)| (f64::from(*a) - f64::from(*b)).abs() <= self.tolerance);
+                            .all(|(a, b)| (f64::from(*a) - f64::from(*b)).abs() <= tolerance);
                         if close {
                             out.push(v);
                         }

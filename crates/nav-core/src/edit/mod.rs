@@ -75,14 +75,16 @@ pub struct EditedMesh {
 }
 
 /// How close an edited vertex must be to an original one to be it, unmoved: within
-/// `absolute + relative × M` on every axis, where `M` is the largest coordinate magnitude of the
-/// original geometry. The defaults (`1e-5` and `1e-6`) cover Blender's 6-decimal OBJ and its
-/// axis turns in `f32`, and are far below any edit a person makes.
+/// `absolute + relative × m` on every axis, where `m` is the largest coordinate magnitude of
+/// *that original vertex* (`max(|x|, |y|, |z|)`, [`MatchOptions::tolerance_at`]), so a vertex
+/// near the origin of a large map matches within its own float precision, not the far corner's.
+/// The defaults (`1e-5` and `1e-6`) cover Blender's 6-decimal OBJ and its axis turns in `f32`,
+/// and are far below any edit a person makes.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MatchOptions {
     /// The absolute part of the tolerance, in world units.
     pub absolute: f32,
-    /// The part of the tolerance relative to the geometry's largest coordinate magnitude.
+    /// The part of the tolerance relative to the vertex's largest coordinate magnitude.
     pub relative: f32,
 }
 
@@ -96,9 +98,21 @@ impl Default for MatchOptions {
 }
 
 impl MatchOptions {
-    /// The tolerance on `g`: `absolute + relative × M` (see [`MatchOptions`]), `M` the largest
-    /// finite coordinate magnitude of `g`. A format that keeps a coordinate's stored bits when
-    /// the edit leaves it within this uses the matcher's own measure.
+    /// The tolerance at the original position `p`: `absolute + relative × m`, `m` the largest
+    /// finite coordinate magnitude of `p` (see [`MatchOptions`]). A format that keeps a
+    /// coordinate's stored bits when the edit leaves it within this of the original uses the
+    /// matcher's own measure.
+    pub fn tolerance_at(&self, p: [f32; 3]) -> f32 {
+        let magnitude = p
+            .iter()
+            .filter(|c| c.is_finite())
+            .fold(0.0f32, |m, c| m.max(c.abs()));
+        self.absolute.abs() + self.relative.abs() * magnitude
+    }
+
+    /// The largest tolerance over the vertices of `g`: [`MatchOptions::tolerance_at`] of its
+    /// largest finite coordinate magnitude. An upper bound of every vertex's own tolerance (the
+    /// matcher's grid is that coarse); a vertex matches within its own.
     pub fn tolerance(&self, g: &crate::geometry::Geometry) -> f32 {
         let magnitude = g
             .vertices
@@ -106,7 +120,7 @@ impl MatchOptions {
             .flatten()
             .filter(|c| c.is_finite())
             .fold(0.0f32, |m, c| m.max(c.abs()));
-        self.absolute.abs() + self.relative.abs() * magnitude
+        self.tolerance_at([magnitude, 0.0, 0.0])
     }
 }
 

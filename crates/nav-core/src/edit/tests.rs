@@ -274,3 +274,37 @@ fn the_tolerance_grows_with_the_largest_coordinate() {
     let t = MatchOptions::default().tolerance(&g);
     assert!((t - (1e-5 + 0.2)).abs() < 1e-6, "{t}");
 }
+
+#[test]
+fn each_vertex_matches_within_its_own_tolerance() {
+    let o = MatchOptions::default();
+    assert_eq!(o.tolerance_at([0.0, 0.0, 0.0]), 1e-5);
+    assert!((o.tolerance_at([3.0, -2.0e5, f32::NAN]) - (1e-5 + 0.2)).abs() < 1e-6);
+    // A quad at the origin and one 200,000 units away: the map's largest tolerance is 0.2.
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = VertexIdentity::Shared;
+    for (x, y) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)] {
+        g.vertex([x, y, 0.0]);
+    }
+    for (x, y) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)] {
+        g.vertex([2.0e5 + x, y, 0.0]);
+    }
+    let kind = g.kind("walk");
+    for q in 0..2u32 {
+        g.polygons.push(Polygon {
+            vertices: (q * 4..q * 4 + 4).collect(),
+            kind,
+            ..Polygon::default()
+        });
+    }
+    assert!((o.tolerance(&g) - (1e-5 + 0.2)).abs() < 1e-6);
+    assert!(matched(&g, &as_ngons(&g)).is_empty());
+    // A vertex at the origin moved by 0.01 (a twentieth of the map's largest tolerance) moved.
+    let mut mesh = as_ngons(&g);
+    mesh.vertices[2] = [1.01, 1.0, 0.0];
+    assert_eq!(matched(&g, &mesh).moved, vec![(2, [1.01, 1.0, 0.0])]);
+    // The far vertex moved as much is within its own float precision: unmoved.
+    let mut mesh = as_ngons(&g);
+    mesh.vertices[6] = [2.0e5 + 1.0, 1.01, 0.0];
+    assert!(matched(&g, &mesh).is_empty());
+}

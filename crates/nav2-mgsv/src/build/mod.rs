@@ -565,7 +565,7 @@ fn side_keys(corners: &[u32]) -> Vec<(u32, u32)> {
 }
 
 /// The distance between two stored positions in world units × WeightDenominator, saturated.
-fn weight(file: &Nav2File, a: Position, b: Position) -> u16 {
+pub(crate) fn weight(file: &Nav2File, a: Position, b: Position) -> u16 {
     let (pa, pb) = (file.decode_position(a), file.decode_position(b));
     let d = (0..3)
         .map(|i| f64::from(pa[i] - pb[i]).powi(2))
