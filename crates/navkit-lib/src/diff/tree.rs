@@ -51,20 +51,20 @@ impl Tree {
     }
 }
 
-/// The error of [`TreeSerializer`] and of the [`super::Flat`] encoder: boxed, so that the
-/// `Result<(), TreeError>` every value returns is one word, passed in a register (an unboxed
-/// `String` would go through memory, per value).
+/// The error of [`TreeSerializer`] and of the [`super::Flat`] encoder: a boxed `str`, so that
+/// the `Result<(), TreeError>` every value returns is two words, passed in registers (with a
+/// `String`, three words, it would go through memory, per value).
 #[derive(Debug)]
-pub(super) struct TreeError(Box<String>);
+pub(super) struct TreeError(Box<str>);
 
 impl TreeError {
     pub(super) fn new(message: String) -> Self {
-        TreeError(Box::new(message))
+        TreeError(message.into_boxed_str())
     }
 
     /// The message.
     pub(super) fn text(self) -> String {
-        *self.0
+        self.0.into_string()
     }
 }
 
