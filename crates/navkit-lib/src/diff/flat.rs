@@ -53,14 +53,17 @@ impl Flat {
     /// one comparison of bytes where they are equal: the way to serialise the second model of a
     /// pair (flats numbered apart are still compared correctly, after renumbering one).
     pub fn next<T: Serialize + ?Sized>(&self, value: &T) -> Result<Flat, String> {
-        Encoder::new(Names::from(&self.names)).encode(value)
+        // The second model of a pair is about the size of the first: room for it, and a
+        // little more, saves the copies of a growing buffer.
+        let room = self.bytes.len().saturating_add(self.bytes.len() / 16);
+        Encoder::with_capacity(Names::from(&self.names), room).encode(value)
     }
 
     /// The flat form of a [`Tree`]; [`Flat::next`] for a tree with `previous`'s numbering.
     pub fn of_tree(tree: &Tree, previous: Option<&Flat>) -> Result<Flat, String> {
         let names = previous.map_or_else(Names::default, |p| Names::from(&p.names));
         let mut e = Encoder::new(names);
-        e.tree(tree).map_err(|e| e.0)?;
+        e.tree(tree).map_err(TreeError::text)?;
         Ok(e.finish())
     }
 
@@ -130,20 +133,25 @@ impl Names {
         i
     }
 
-    #[inline]
+    #[inline(always)]
     fn of_static(&mut self, name: &'static str) -> u32 {
         let (addr, len) = (name.as_ptr().addr(), name.len());
         // Fibonacci hashing of the address: the top bits pick the slot.
         let hash = ((addr ^ len) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54;
         let slot = usize::try_from(hash).unwrap_or(0) % CACHE_SLOTS;
-        if let Some(&(a, l, i)) = self.cache.get(slot) {
-            if a == addr && l == len {
-                return i;
-            }
+        match self.cache.get(slot) {
+            Some(&(a, l, i)) if a == addr && l == len => i,
+            _ => self.of_static_miss(name, slot),
         }
+    }
+
+    /// [`Names::of_static`] for a name not in its slot of the cache: interned, then cached.
+    #[cold]
+    #[inline(never)]
+    fn of_static_miss(&mut self, name: &'static str, slot: usize) -> u32 {
         let i = self.intern(Cow::Borrowed(name));
         if let Some(s) = self.cache.get_mut(slot) {
-            *s = (addr, len, i);
+            *s = (name.as_ptr().addr(), name.len(), i);
         }
         i
     }
@@ -155,25 +163,76 @@ struct Encoder {
     names: Names,
 }
 
-#[inline]
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v.to_le_bytes()[0] | 0x80);
-        v >>= 7;
+/// The most bytes a LEB128 `u64` takes.
+const VARINT: usize = 10;
+
+/// Appends `tag` and the LEB128 form of `v`. Values under 2^14 (nearly all: ids, counts, flags)
+/// are written as one fixed-size copy, with one capacity check; longer ones by
+/// [`put_tagged_long`].
+#[inline(always)]
+fn put_tagged(out: &mut Vec<u8>, tag: u8, v: u64) {
+    let [low, ..] = v.to_le_bytes();
+    if v < 0x80 {
+        out.extend_from_slice(&[tag, low]);
+    } else if v < 0x4000 {
+        let [high, ..] = (v >> 7).to_le_bytes();
+        out.extend_from_slice(&[tag, low | 0x80, high]);
+    } else {
+        put_tagged_long(out, Some(tag), v);
     }
-    out.push(v.to_le_bytes()[0]);
+}
+
+/// Appends `tag` (when given) and the LEB128 form of `v`, of any size.
+#[inline(never)]
+fn put_tagged_long(out: &mut Vec<u8>, tag: Option<u8>, v: u64) {
+    if let Some(t) = tag {
+        out.push(t);
+    }
+    let (buf, n) = leb128(v);
+    out.extend_from_slice(buf.get(..n).unwrap_or(&buf));
+}
+
+/// The LEB128 form of `v`: the bytes, and how many of them it takes.
+fn leb128(mut v: u64) -> ([u8; VARINT], usize) {
+    let mut buf = [0u8; VARINT];
+    let mut n = 0;
+    while v >= 0x80 {
+        if let Some(b) = buf.get_mut(n) {
+            *b = v.to_le_bytes()[0] | 0x80;
+        }
+        v >>= 7;
+        n += 1;
+    }
+    if let Some(b) = buf.get_mut(n) {
+        *b = v.to_le_bytes()[0];
+    }
+    (buf, n + 1)
+}
+
+/// Appends the LEB128 form of `v`: one byte for the names of a model (its first 128).
+#[inline(always)]
+fn put_varint(out: &mut Vec<u8>, v: u64) {
+    match u8::try_from(v) {
+        Ok(byte) if byte < 0x80 => out.push(byte),
+        _ => put_tagged_long(out, None, v),
+    }
 }
 
 impl Encoder {
     fn new(names: Names) -> Self {
+        Encoder::with_capacity(names, 0)
+    }
+
+    /// An encoder whose output has room for `capacity` bytes.
+    fn with_capacity(names: Names, capacity: usize) -> Self {
         Encoder {
-            out: Vec::new(),
+            out: Vec::with_capacity(capacity),
             names,
         }
     }
 
     fn encode<T: Serialize + ?Sized>(mut self, value: &T) -> Result<Flat, String> {
-        value.serialize(&mut self).map_err(|e| e.0)?;
+        value.serialize(&mut self).map_err(TreeError::text)?;
         Ok(self.finish())
     }
 
@@ -185,22 +244,33 @@ impl Encoder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn name(&mut self, index: u32) {
         put_varint(&mut self.out, index.into());
     }
 
+    #[inline(always)]
     fn int(&mut self, v: i64) {
-        self.out.push(INT);
-        put_varint(
-            &mut self.out,
-            u64::from_le_bytes(((v << 1) ^ (v >> 63)).to_le_bytes()),
-        );
+        let zigzag = u64::from_le_bytes(((v << 1) ^ (v >> 63)).to_le_bytes());
+        put_tagged(&mut self.out, INT, zigzag);
     }
 
+    #[inline(always)]
     fn uint(&mut self, v: u64) {
-        self.out.push(UINT);
-        put_varint(&mut self.out, v);
+        put_tagged(&mut self.out, UINT, v);
+    }
+
+    /// A float's tag and bits, as one fixed-size copy.
+    #[inline(always)]
+    fn f32(&mut self, bits: u32) {
+        let [a, b, c, d] = bits.to_le_bytes();
+        self.out.extend_from_slice(&[F32, a, b, c, d]);
+    }
+
+    #[inline(always)]
+    fn f64(&mut self, bits: u64) {
+        let [a, b, c, d, e, f, g, h] = bits.to_le_bytes();
+        self.out.extend_from_slice(&[F64, a, b, c, d, e, f, g, h]);
     }
 
     fn wide(&mut self, v: i128) {
@@ -216,35 +286,44 @@ impl Encoder {
 
     /// Starts a sequence or map: its tag and one byte of room for its length; returns where
     /// the length goes.
+    #[inline(always)]
     fn open(&mut self, variant: Option<&'static str>, tag: u8) -> usize {
         if let Some(v) = variant {
             self.out.push(VARIANT);
             let i = self.names.of_static(v);
             self.name(i);
         }
-        self.out.push(tag);
-        let at = self.out.len();
-        self.out.push(0);
-        at
+        self.out.extend_from_slice(&[tag, 0]);
+        self.out.len() - 1
     }
 
     /// Ends the sequence or map opened at `at`: writes its length, moving its contents along
     /// when the length takes more than the byte kept for it (only for values of 128 bytes or
     /// more, whose contents then move by a byte or two).
-    fn close(&mut self, at: usize) -> Result<(), TreeError> {
+    #[inline(always)]
+    fn close(&mut self, at: usize) {
         let n = self.out.len().saturating_sub(at + 1);
-        if let (Ok(small), Some(slot)) = (u8::try_from(n), self.out.get_mut(at)) {
-            if small < 0x80 {
-                *slot = small;
-                return Ok(());
-            }
+        match self.out.get_mut(at) {
+            Some(slot) if n < 0x80 => *slot = n.to_le_bytes()[0],
+            _ => self.close_long(at, n),
         }
-        let mut length = Vec::with_capacity(10);
-        put_varint(&mut length, n as u64);
-        if at < self.out.len() {
-            self.out.splice(at..=at, length).for_each(drop);
+    }
+
+    /// [`Encoder::close`] for a length of more than one byte.
+    #[cold]
+    #[inline(never)]
+    fn close_long(&mut self, at: usize, n: usize) {
+        let (length, k) = leb128(n as u64);
+        let end = self.out.len();
+        if at >= end {
+            return;
         }
-        Ok(())
+        // The contents move along by the length's bytes past the one kept: one move.
+        self.out.resize(end + k - 1, 0);
+        self.out.copy_within(at + 1..end, at + k);
+        if let (Some(slot), Some(length)) = (self.out.get_mut(at..at + k), length.get(..k)) {
+            slot.copy_from_slice(length);
+        }
     }
 
     /// Encodes a [`Tree`] as its serialisation would be encoded.
@@ -255,14 +334,8 @@ impl Encoder {
             Tree::Int(v) => self.int(*v),
             Tree::Uint(v) => self.uint(*v),
             Tree::Wide(v) => self.wide(**v),
-            Tree::F32(bits) => {
-                self.out.push(F32);
-                self.out.extend_from_slice(&bits.to_le_bytes());
-            }
-            Tree::F64(bits) => {
-                self.out.push(F64);
-                self.out.extend_from_slice(&bits.to_le_bytes());
-            }
+            Tree::F32(bits) => self.f32(*bits),
+            Tree::F64(bits) => self.f64(*bits),
             Tree::Str(s) => self.text(STR, s.as_bytes()),
             Tree::Bytes(b) => self.text(BYTES, b),
             Tree::Seq(items) => {
@@ -270,7 +343,7 @@ impl Encoder {
                 for item in items {
                     self.tree(item)?;
                 }
-                self.close(at)?;
+                self.close(at);
             }
             Tree::Map(fields) => {
                 let at = self.open(None, MAP);
@@ -279,7 +352,7 @@ impl Encoder {
                     self.name(i);
                     self.tree(v)?;
                 }
-                self.close(at)?;
+                self.close(at);
             }
             Tree::Tag(v) => {
                 self.out.push(TAG);
@@ -315,7 +388,7 @@ impl Encoder {
                 for item in value.items() {
                     self.recode(item.raw(), names)?;
                 }
-                self.close(at).map_err(|e| e.0)?;
+                self.close(at);
             }
             MAP => {
                 let at = self.open(None, MAP);
@@ -323,7 +396,7 @@ impl Encoder {
                     rename(self, k)?;
                     self.recode(v.raw(), names)?;
                 }
-                self.close(at).map_err(|e| e.0)?;
+                self.close(at);
             }
             TAG => {
                 self.out.push(TAG);
@@ -359,88 +432,107 @@ impl<'e> ser::Serializer for &'e mut Encoder {
     type SerializeStruct = Compound<'e>;
     type SerializeStructVariant = Compound<'e>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<(), TreeError> {
         self.out.push(if v { TRUE } else { FALSE });
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<(), TreeError> {
         self.int(v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<(), TreeError> {
         self.int(v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<(), TreeError> {
         self.int(v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<(), TreeError> {
         self.int(v);
         Ok(())
     }
+    #[inline]
     fn serialize_i128(self, v: i128) -> Result<(), TreeError> {
         self.wide(v);
         Ok(())
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<(), TreeError> {
         self.uint(v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<(), TreeError> {
         self.uint(v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<(), TreeError> {
         self.uint(v.into());
         Ok(())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<(), TreeError> {
         self.uint(v);
         Ok(())
     }
+    #[inline]
     fn serialize_u128(self, v: u128) -> Result<(), TreeError> {
-        let v = i128::try_from(v).map_err(|_| TreeError("a u128 past i128".into()))?;
+        let v = i128::try_from(v).map_err(|_| TreeError::new("a u128 past i128".into()))?;
         self.wide(v);
         Ok(())
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<(), TreeError> {
-        self.out.push(F32);
-        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
+        self.f32(v.to_bits());
         Ok(())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<(), TreeError> {
-        self.out.push(F64);
-        self.out.extend_from_slice(&v.to_bits().to_le_bytes());
+        self.f64(v.to_bits());
         Ok(())
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<(), TreeError> {
         self.text(STR, v.encode_utf8(&mut [0; 4]).as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<(), TreeError> {
         self.text(STR, v.as_bytes());
         Ok(())
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), TreeError> {
         self.text(BYTES, v);
         Ok(())
     }
+    #[inline]
     fn serialize_none(self) -> Result<(), TreeError> {
         self.out.push(UNIT);
         Ok(())
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), TreeError> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<(), TreeError> {
         self.out.push(UNIT);
         Ok(())
     }
+    #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<(), TreeError> {
         self.out.push(UNIT);
         Ok(())
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
@@ -452,6 +544,7 @@ impl<'e> ser::Serializer for &'e mut Encoder {
         self.name(i);
         Ok(())
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -459,6 +552,7 @@ impl<'e> ser::Serializer for &'e mut Encoder {
     ) -> Result<(), TreeError> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -471,6 +565,7 @@ impl<'e> ser::Serializer for &'e mut Encoder {
         self.name(i);
         value.serialize(self)
     }
+    #[inline]
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'e>, TreeError> {
         let at = self.open(None, SEQ);
         Ok(Compound {
@@ -479,9 +574,11 @@ impl<'e> ser::Serializer for &'e mut Encoder {
             key: None,
         })
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'e>, TreeError> {
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
@@ -489,6 +586,7 @@ impl<'e> ser::Serializer for &'e mut Encoder {
     ) -> Result<Compound<'e>, TreeError> {
         self.serialize_seq(Some(len))
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -503,6 +601,7 @@ impl<'e> ser::Serializer for &'e mut Encoder {
             key: None,
         })
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'e>, TreeError> {
         let at = self.open(None, MAP);
         Ok(Compound {
@@ -511,9 +610,11 @@ impl<'e> ser::Serializer for &'e mut Encoder {
             key: None,
         })
     }
+    #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'e>, TreeError> {
         self.serialize_map(Some(len))
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -536,11 +637,14 @@ macro_rules! seq_impl {
         impl ser::$trait for Compound<'_> {
             type Ok = ();
             type Error = TreeError;
+            #[inline(always)]
             fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TreeError> {
                 value.serialize(&mut *self.e)
             }
+            #[inline]
             fn end(self) -> Result<(), TreeError> {
-                self.e.close(self.at)
+                self.e.close(self.at);
+                Ok(())
             }
         }
     )*};
@@ -557,7 +661,7 @@ impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = TreeError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), TreeError> {
-        let text = key_text(Tree::of(key).map_err(TreeError)?)?;
+        let text = key_text(Tree::of(key).map_err(TreeError::new)?)?;
         self.key = Some(self.e.names.intern(text));
         Ok(())
     }
@@ -565,12 +669,13 @@ impl ser::SerializeMap for Compound<'_> {
         let key = self
             .key
             .take()
-            .ok_or_else(|| TreeError("a map value without a key".into()))?;
+            .ok_or_else(|| TreeError::new("a map value without a key".into()))?;
         self.e.name(key);
         value.serialize(&mut *self.e)
     }
     fn end(self) -> Result<(), TreeError> {
-        self.e.close(self.at)
+        self.e.close(self.at);
+        Ok(())
     }
 }
 
@@ -580,6 +685,7 @@ macro_rules! struct_impl {
         impl ser::$trait for Compound<'_> {
             type Ok = ();
             type Error = TreeError;
+            #[inline(always)]
             fn serialize_field<T: Serialize + ?Sized>(
                 &mut self,
                 key: &'static str,
@@ -589,11 +695,73 @@ macro_rules! struct_impl {
                 self.e.name(i);
                 value.serialize(&mut *self.e)
             }
+            #[inline]
             fn end(self) -> Result<(), TreeError> {
-                self.e.close(self.at)
+                self.e.close(self.at);
+                Ok(())
             }
         }
     )*};
 }
 
 struct_impl!(SerializeStruct, SerializeStructVariant);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Serialize;
+
+    /// Values at every width the encoder writes differently: one- to ten-byte LEB128 numbers,
+    /// and compound values whose length takes one, two and three bytes.
+    #[derive(Serialize, Clone)]
+    struct Edges {
+        unsigned: Vec<u64>,
+        signed: Vec<i64>,
+        text: String,
+        long: Vec<u8>,
+        longer: Vec<u16>,
+    }
+
+    fn edges() -> Edges {
+        let mut unsigned = vec![0, 1, 127, 128, 255, 256, 16_383, 16_384, u64::MAX];
+        unsigned.extend((7..64).step_by(7).flat_map(|s| [(1u64 << s) - 1, 1 << s]));
+        Edges {
+            unsigned,
+            // More than 16, so that they compare one by one.
+            signed: [0, -1, 63, -64, 64, -65, 8191, -8192, i64::MIN, i64::MAX]
+                .into_iter()
+                .chain((0..10).map(|i| -(1i64 << (i * 6))))
+                .collect(),
+            text: "x".repeat(200),
+            long: (0..=255).collect(),
+            longer: (0..20_000u32)
+                .map(|i| u16::try_from(i * 7 % 65_536).unwrap())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn every_width_reads_back_and_matches_the_tree() {
+        let e = edges();
+        let flat = Flat::of(&e).unwrap();
+        assert!(flat == Flat::of_tree(&Tree::of(&e).unwrap(), None).unwrap());
+        let mut changed = e.clone();
+        changed.unsigned[8] = u64::MAX - 1;
+        changed.signed[8] = i64::MIN + 1;
+        changed.longer[19_999] = 1;
+        let other = flat.next(&changed).unwrap();
+        let lines: Vec<String> = super::super::diff_flat("nav-quake", &flat, &other)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "longer[19999]: 8921 -> 1".to_string(),
+                format!("signed[8]: {} -> {}", i64::MIN, i64::MIN + 1),
+                format!("unsigned[8]: {} -> {}", u64::MAX, u64::MAX - 1),
+            ]
+        );
+        assert!(super::super::diff_flat("nav-quake", &flat, &flat.next(&e).unwrap()).is_empty());
+    }
+}

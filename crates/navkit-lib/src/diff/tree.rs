@@ -43,7 +43,7 @@ const _: () = assert!(core::mem::size_of::<Tree>() == 24);
 impl Tree {
     /// The tree of any serialisable value.
     pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<Tree, String> {
-        value.serialize(TreeSerializer).map_err(|e| e.0)
+        value.serialize(TreeSerializer).map_err(TreeError::text)
     }
 
     pub(super) fn is_plain(&self) -> bool {
@@ -51,9 +51,22 @@ impl Tree {
     }
 }
 
-/// The error of [`TreeSerializer`].
+/// The error of [`TreeSerializer`] and of the [`super::Flat`] encoder: a boxed `str`, so that
+/// the `Result<(), TreeError>` every value returns is two words, passed in registers (with a
+/// `String`, three words, it would go through memory, per value).
 #[derive(Debug)]
-pub(super) struct TreeError(pub(super) String);
+pub(super) struct TreeError(Box<str>);
+
+impl TreeError {
+    pub(super) fn new(message: String) -> Self {
+        TreeError(message.into_boxed_str())
+    }
+
+    /// The message.
+    pub(super) fn text(self) -> String {
+        self.0.into_string()
+    }
+}
 
 impl fmt::Display for TreeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -65,7 +78,7 @@ impl std::error::Error for TreeError {}
 
 impl ser::Error for TreeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        TreeError(msg.to_string())
+        TreeError::new(msg.to_string())
     }
 }
 
@@ -136,7 +149,7 @@ impl ser::Serializer for TreeSerializer {
     fn serialize_u128(self, v: u128) -> Result<Tree, TreeError> {
         i128::try_from(v)
             .map(|v| Tree::Wide(Box::new(v)))
-            .map_err(|_| TreeError("a u128 past i128".into()))
+            .map_err(|_| TreeError::new("a u128 past i128".into()))
     }
     fn serialize_f32(self, v: f32) -> Result<Tree, TreeError> {
         Ok(Tree::F32(v.to_bits()))
@@ -287,7 +300,11 @@ pub(super) fn key_text(t: Tree) -> Result<Cow<'static, str>, TreeError> {
         Tree::Wide(v) => v.to_string(),
         Tree::Bool(v) => v.to_string(),
         Tree::Tag(v) => return Ok(Cow::Borrowed(v)),
-        _ => return Err(TreeError("a map key that is not a string or number".into())),
+        _ => {
+            return Err(TreeError::new(
+                "a map key that is not a string or number".into(),
+            ));
+        }
     }))
 }
 
@@ -302,7 +319,7 @@ impl ser::SerializeMap for MapBuilder {
         let key = self
             .key
             .take()
-            .ok_or_else(|| TreeError("a map value without a key".into()))?;
+            .ok_or_else(|| TreeError::new("a map value without a key".into()))?;
         self.fields.push((key, value.serialize(TreeSerializer)?));
         Ok(())
     }
