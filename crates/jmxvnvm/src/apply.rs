@@ -11,9 +11,14 @@
 //! - **moved corners up or down** (y) set the height-map vertex under the corner, which must lie
 //!   on the 20-unit grid of the height map (cell corners do); the cells that share that vertex
 //!   follow, as they do in the game;
-//! - **deleted and added faces** are refused for now: cells are named by their position in the
-//!   list (tiles, edges and the open-cell count), and deleting or inserting one needs every such
-//!   reference renumbered.
+//! - **deleted faces** delete their cell. Cells are named by their position in the list, so
+//!   every reference is renumbered: the tile map (a tile of the deleted cell names none), both
+//!   sides of internal edges and side 0 of global edges (-1 where it named the deleted cell),
+//!   and the open-cell count when an open cell went. [`crate::fix()`] then gives the orphaned
+//!   tiles the nearest cell of their kind and redoes the edges from the tile map;
+//! - **added faces** are refused: a region's cells cover its tiles without overlap, so a new
+//!   cell would have to take tiles from the cells around it. Make room by moving the sides of
+//!   an existing cell instead.
 
 use std::collections::BTreeMap;
 
@@ -34,18 +39,12 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
     if original.vertex_identity != VertexIdentity::Corners {
         return Err(refuse("apply", "the geometry is not this format's"));
     }
-    if let Some(&p) = edit.deleted.first() {
-        return Err(refuse(
-            format_args!("cells[{p}]"),
-            "deleting cells is not supported yet (tiles, edges and the open-cell count name \
-             cells by position): restore the face",
-        ));
-    }
     if let Some(face) = edit.added.first() {
         return Err(refuse(
             format_args!("faces[{}]", face.face),
-            "adding cells is not supported yet (open cells come first, so a new cell renumbers \
-             the others): remove the face",
+            "adding cells is not supported: a region's cells cover its tiles without overlap, \
+             so a new cell would take tiles from others; move the sides of an existing cell \
+             instead, or remove the face",
         ));
     }
     if !edit.attributes.is_empty() {
@@ -131,8 +130,96 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
             *slot = RawF32::new(y);
         }
     }
+    let mut deleted = edit
+        .deleted
+        .iter()
+        .map(|&p| {
+            original
+                .polygons
+                .get(p as usize)
+                .and_then(|poly| poly.record)
+                .map(|r| r.index as usize)
+                .ok_or_else(|| refuse("apply", format_args!("polygon {p} names no cell")))
+        })
+        .collect::<Result<Vec<usize>>>()?;
+    deleted.sort_unstable();
+    deleted.dedup();
+    delete_cells(m, &deleted, &mut out);
     out.extend(crate::fix::fix(m));
     Ok(out)
+}
+
+/// Deletes the cells at `deleted` (ascending) and renumbers every reference to the cells after
+/// them; a reference to a deleted cell names none (-1), for [`crate::fix()`] to mend.
+fn delete_cells(m: &mut NavMeshTerrain, deleted: &[usize], out: &mut Vec<String>) {
+    if deleted.is_empty() {
+        return;
+    }
+    // Old position to new, `None` for a deleted cell.
+    let mut kept = 0usize;
+    let new: Vec<Option<usize>> = (0..m.cells.len())
+        .map(|i| {
+            if deleted.binary_search(&i).is_ok() {
+                None
+            } else {
+                kept += 1;
+                Some(kept - 1)
+            }
+        })
+        .collect();
+    let map = |c: i64| -> Option<i64> {
+        let old = usize::try_from(c).ok()?;
+        match new.get(old) {
+            Some(Some(n)) => i64::try_from(*n).ok(),
+            Some(None) => Some(-1),
+            // Past the list already: left as it was.
+            None => Some(c),
+        }
+    };
+    let open = usize::try_from(m.open_cell_count).unwrap_or(usize::MAX);
+    let open_gone = deleted.iter().filter(|&&i| i < open).count();
+    for &i in deleted.iter().rev() {
+        if i < m.cells.len() {
+            let c = m.cells.remove(i);
+            out.push(format!(
+                "cells[{i}]: deleted (({}, {})..({}, {}))",
+                c.min[0].get(),
+                c.min[1].get(),
+                c.max[0].get(),
+                c.max[1].get()
+            ));
+        }
+    }
+    if open_gone > 0 {
+        let was = m.open_cell_count;
+        m.open_cell_count = was.saturating_sub(u32::try_from(open_gone).unwrap_or(u32::MAX));
+        out.push(format!(
+            "open_cell_count: {} (was {was})",
+            m.open_cell_count
+        ));
+    }
+    if let crate::model::TileMap::Modern(tiles) = &mut m.tile_map {
+        for t in tiles.iter_mut() {
+            if let Some(c) = map(i64::from(t.cell_index)).and_then(|c| i32::try_from(c).ok()) {
+                t.cell_index = c;
+            }
+        }
+    }
+    let side = |c: &mut i16| {
+        if *c >= 0 {
+            if let Some(n) = map(i64::from(*c)).and_then(|n| i16::try_from(n).ok()) {
+                *c = n;
+            }
+        }
+    };
+    for e in &mut m.internal_edges {
+        e.assoc_cell_index.iter_mut().for_each(side);
+    }
+    for e in &mut m.global_edges {
+        if let Some(c) = e.assoc_cell_index.first_mut() {
+            side(c);
+        }
+    }
 }
 
 /// The cell and corner (0 to 3) a geometry vertex is: cells push their four corners in order.

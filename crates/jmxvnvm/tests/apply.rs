@@ -1,5 +1,6 @@
 //! Mesh edits on a built region: the unedited geometry changes nothing; a cell side moved by
-//! both its corners moves; one corner alone, a deleted or an added face are refused.
+//! both its corners moves; a deleted face deletes its cell, everything else named the same;
+//! one corner alone and an added face are refused.
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -54,11 +55,6 @@ fn what_a_cell_cannot_be_is_refused() {
     let err = apply_mesh(&Nvm, &mut edited, &mesh, &MatchOptions::default()).unwrap_err();
     assert!(err.to_string().contains("rectangle"), "{err}");
     assert_eq!(edited, m, "a refused edit leaves the model as it was");
-    // A deleted face.
-    let mut mesh = mesh_of(&m);
-    mesh.faces.remove(0);
-    let err = apply_mesh(&Nvm, &mut edited, &mesh, &MatchOptions::default()).unwrap_err();
-    assert!(err.to_string().contains("deleting cells"), "{err}");
     // An added face.
     let mut mesh = mesh_of(&m);
     let n = u32::try_from(mesh.vertices.len()).unwrap();
@@ -70,4 +66,61 @@ fn what_a_cell_cannot_be_is_refused() {
     mesh.faces.push(vec![n, n + 1, n + 2]);
     let err = apply_mesh(&Nvm, &mut edited, &mesh, &MatchOptions::default()).unwrap_err();
     assert!(err.to_string().contains("adding cells"), "{err}");
+}
+
+#[test]
+fn a_deleted_face_deletes_its_cell_and_fix_covers_its_tiles() {
+    let mut m = region();
+    let before = m.clone();
+    assert!(
+        Nvm.validate(&m)
+            .iter()
+            .all(|f| f.severity != nav_core::Severity::Error)
+    );
+    let g = Nvm.geometry(&m).unwrap();
+    // A cell from the middle of the list, with cells of its kind on both sides.
+    let k = m.cells.len() / 2;
+    let face = g
+        .polygons
+        .iter()
+        .position(|p| p.record.map(|r| r.index as usize) == Some(k))
+        .unwrap();
+    let mut mesh = mesh_of(&m);
+    mesh.faces.remove(face);
+    let lines = apply_mesh(&Nvm, &mut m, &mesh, &MatchOptions::default()).unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("cells[{k}]: deleted"))),
+        "{lines:?}"
+    );
+    assert_eq!(m.cells.len(), before.cells.len() - 1);
+    let errors: Vec<_> = Nvm
+        .validate(&m)
+        .into_iter()
+        .filter(|f| f.severity == nav_core::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    // Every other cell is there, in order, as it was.
+    let mut others = before.cells.clone();
+    others.remove(k);
+    assert_eq!(m.cells, others);
+    // Every tile that named a kept cell names the same cell (by its rectangle); the deleted
+    // cell's tiles name a cell now.
+    let (jmxvnvm::TileMap::Modern(was), jmxvnvm::TileMap::Modern(now)) =
+        (&before.tile_map, &m.tile_map)
+    else {
+        panic!("a built region has a modern tile map");
+    };
+    let mut moved = 0;
+    for (t, (a, b)) in was.iter().zip(now).enumerate() {
+        let a = usize::try_from(a.cell_index).unwrap();
+        let b = usize::try_from(b.cell_index).unwrap();
+        if a == k {
+            moved += 1;
+        } else {
+            assert_eq!(before.cells[a], m.cells[b], "tile {t}");
+        }
+    }
+    assert!(moved > 0);
 }
