@@ -102,7 +102,7 @@ fn delete_and_check(k: usize) -> Vec<String> {
     let doc: Value = serde_json::from_slice(&text).unwrap();
     let edited = serde_json::to_vec(&delete_cell(&doc, k)).unwrap();
 
-    let (mut opened, _) = format.open_json(&mut edited.as_slice()).unwrap();
+    let (mut opened, _) = format.open_json(edited.as_slice().into()).unwrap();
     let before = opened.validate();
     assert!(
         before.iter().any(|f| f.place.root() == Some("tile_map")),
