@@ -269,6 +269,17 @@ fn delete_one(
         // that referred to the deleted one, such as a Silkroad cell's edges, and prune
         // nested lists such as a Source area's connections to it).
         for (named, n) in named_in(&fixed, true) {
+            // A Silkroad region's tile map and edges are what fix makes anew once a cell is
+            // gone: its tiles go to a cell nearby, which then borders more (checked against
+            // the tile map in navkit-lib's tests/silkroad_cells.rs).
+            let derived = [
+                "model.tile_map.",
+                "model.internal_edges.",
+                "model.global_edges.",
+            ];
+            if format.name() == "jmxvnvm" && derived.iter().any(|d| named.starts_with(d)) {
+                continue;
+            }
             let was = before_shallow.get(&named).copied().unwrap_or(0);
             assert!(
                 n <= was,
