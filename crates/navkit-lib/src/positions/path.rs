@@ -70,12 +70,13 @@ pub(crate) struct Cursor {
 /// `"#triangles": 512` beside `"triangles"`. It tells a record deleted from the end, which
 /// leaves every other `"#"` equal to its position.
 pub(crate) fn count_key(list: &str) -> String {
-    format!("{}{list}", super::KEY)
+    format!("{}{list}", nav_core::positions::KEY)
 }
 
 /// The list a count key counts (`"#triangles"` gives `triangles`).
 pub(crate) fn counted_list(key: &str) -> Option<&str> {
-    key.strip_prefix(super::KEY).filter(|k| !k.is_empty())
+    key.strip_prefix(nav_core::positions::KEY)
+        .filter(|k| !k.is_empty())
 }
 
 impl Cursor {

@@ -10,8 +10,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use super::KEY;
 use super::path::{Cursor, Seg, counted_list};
+use nav_core::positions::KEY;
 
 /// Whether the document that `de` reads holds a record of one of `lists` whose `"#"` is not its
 /// position (or not a number). A document that is not JSON answers `false`: reading it then

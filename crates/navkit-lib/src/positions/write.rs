@@ -16,7 +16,7 @@ use serde::ser::{
 };
 
 use super::path::{Cursor, Seg, count_key};
-use super::{KEY, VALUE};
+use nav_core::positions::{KEY, VALUE};
 
 /// The list patterns and the path being written.
 pub(crate) type Track = Cursor;
