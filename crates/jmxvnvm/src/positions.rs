@@ -21,6 +21,7 @@ pub static POSITION_LISTS: &[PositionList] = &[
             Reference::new("cells[*].object_indices[*]"),
             Reference::new("objects[*].linked_edges[*].other_object_index").none(&[-1]),
         ],
+        runs: None,
     },
     PositionList {
         list: "cells",
@@ -30,5 +31,6 @@ pub static POSITION_LISTS: &[PositionList] = &[
             Reference::new("global_edges[*].assoc_cell_index[0]").none(&[-1]),
             Reference::new("tile_map.modern[*].cell_index").none(&[-1]),
         ],
+        runs: None,
     },
 ];

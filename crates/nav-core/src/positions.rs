@@ -25,11 +25,11 @@
 //! ```
 //! use nav_core::positions::{PositionList, Reference};
 //!
-//! static LISTS: &[PositionList] = &[PositionList {
-//!     list: "nodes",
-//!     noun: "node",
-//!     refs: &[Reference::new("links[*].target"), Reference::new("links[*].via").none(&[0xFFFF])],
-//! }];
+//! static LISTS: &[PositionList] = &[PositionList::new(
+//!     "nodes",
+//!     "node",
+//!     &[Reference::new("links[*].target"), Reference::new("links[*].via").none(&[0xFFFF])],
+//! )];
 //! assert_eq!(LISTS[0].refs[1].none, &[0xFFFF]);
 //! ```
 //!
@@ -55,6 +55,73 @@ pub struct PositionList {
     pub noun: &'static str,
     /// Every field that names a record of the list by its position.
     pub refs: &'static [Reference],
+    /// When the list is cut into consecutive runs owned by the records of another list, those
+    /// owners (a Fox Engine segment owns `navigation_graph_node_count` navigation-graph nodes).
+    pub runs: Option<Runs>,
+}
+
+impl PositionList {
+    /// A list at `list` whose records are called `noun`, named by `refs`.
+    pub const fn new(list: &'static str, noun: &'static str, refs: &'static [Reference]) -> Self {
+        PositionList {
+            list,
+            noun,
+            refs,
+            runs: None,
+        }
+    }
+
+    /// The same list, cut into runs owned by the records of `owners`, each owner's field
+    /// `count` holding its run's length.
+    pub const fn runs(self, owners: &'static str, count: &'static str) -> Self {
+        PositionList {
+            runs: Some(Runs { owners, count }),
+            ..self
+        }
+    }
+}
+
+/// The owners of a [`PositionList`]'s runs: the list holds the run of owner 0, then the run of
+/// owner 1, and so on, each as long as its owner's `count` field says.
+///
+/// Renumbering keeps every record in the run it was in when the document was written (by its
+/// `"#"`; a new record joins the run of the record before it), refuses a list whose runs are
+/// no longer in their owners' order, and sets every owner's `count` to its run's new length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runs {
+    /// The path of the owners' list, in the list's scope
+    /// (`data_chunks[*].segment_chunk.segments`).
+    pub owners: &'static str,
+    /// The owner's field holding the length of its run (`navigation_graph_node_count`).
+    pub count: &'static str,
+}
+
+/// Whose run a run-local [`Reference`] counts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// The owner whose position is the integer field of this name in the record holding the
+    /// reference (the innermost object on the reference's path that has it): a Fox Engine
+    /// mesh's `segment_index`.
+    Field(&'static str),
+    /// The owner whose position is the `n`th array index (from 0) on the reference's concrete
+    /// path: segment-graph node `k` (`data_chunks[c].segment_graph.nodes[k]`, index 1) is
+    /// segment `k`'s.
+    Index(usize),
+}
+
+/// For a [`Reference`] into a list of another scope: which instance of the list it names, by a
+/// field beside the reference matched against a field of the instance's scope record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Across {
+    /// The integer beside the reference that names the instance: a field of the innermost
+    /// record on the reference's path that has it (`data_chunk_id`), or a path from there
+    /// where `[=]` takes the element at the reference's own index (a mesh's neighbour `k` is in
+    /// the chunk `crossing.data_chunk_ids[=]`, element `k`).
+    pub key: &'static str,
+    /// The integer field of the instance's scope record that `key` matches (`uid`).
+    pub scope_key: &'static str,
+    /// The bits of `scope_key` that `key` holds (`0x7fff`: a chunk's id is its uid's index).
+    pub mask: u64,
 }
 
 /// A field that names a record of a [`PositionList`] by its position.
@@ -72,10 +139,21 @@ pub struct Reference {
     pub first: i64,
     /// Where the reference holds only sometimes, when it does.
     pub when: Option<Condition>,
+    /// The reference names a record of some instance of the list, but which one the tools
+    /// cannot tell (a Fox Engine mesh's neighbour in another data chunk, whose chunk id stands
+    /// in a parallel list): an edit that changes the position of a record it may name is
+    /// refused, rather than guessed.
+    pub guarded: bool,
     /// For the first record of a run: the sibling field (in the same object) holding the run's
     /// length (a Quake node's `first_link` with `num_links`). The run is renumbered as a whole:
     /// it starts at the first surviving record and spans to the last one.
     pub count: Option<&'static str>,
+    /// The value counts from the start of an owner's run (the list has [`Runs`]), not from the
+    /// start of the list: a Fox Engine mesh's `positions` are its segment's.
+    pub local: Option<Owner>,
+    /// The reference may name the list of another scope (a node of another data chunk): the
+    /// path is then matched from the model's root, and the instance chosen as [`Across`] says.
+    pub across: Option<Across>,
 }
 
 /// When a [`Reference`] holds.
@@ -88,6 +166,15 @@ pub enum Condition {
         path: &'static str,
         /// The least value at which the reference holds.
         min: i64,
+    },
+    /// The reference's own value lies in `min..max` (a Fox Engine mesh neighbour is a mesh of
+    /// the same chunk below 0x4000, of another chunk from 0x4000 to 0x8000, where `first`
+    /// takes the type bits off).
+    Range {
+        /// The least value at which the reference holds.
+        min: i64,
+        /// The value from which it no longer holds.
+        max: i64,
     },
     /// The reference is element `k` of an array field of some record, and bit `k` of the
     /// record's integer field `field` is `set` (a Skyrim triangle's edge `k` names a triangle
@@ -110,6 +197,9 @@ impl Reference {
             first: 0,
             when: None,
             count: None,
+            local: None,
+            across: None,
+            guarded: false,
         }
     }
 
@@ -132,6 +222,35 @@ impl Reference {
     pub const fn when(self, when: Condition) -> Self {
         Reference {
             when: Some(when),
+            ..self
+        }
+    }
+
+    /// The same reference, counting from the start of the run of `owner` (see [`Runs`]).
+    pub const fn local(self, owner: Owner) -> Self {
+        Reference {
+            local: Some(owner),
+            ..self
+        }
+    }
+
+    /// The same reference, into the instance of the list whose scope record's field
+    /// `scope_key`, masked by `mask`, equals the field `key` beside the reference.
+    pub const fn across(self, key: &'static str, scope_key: &'static str, mask: u64) -> Self {
+        Reference {
+            across: Some(Across {
+                key,
+                scope_key,
+                mask,
+            }),
+            ..self
+        }
+    }
+
+    /// The same reference, guarded rather than renumbered: see [`Reference::guarded`].
+    pub const fn guarded(self) -> Self {
+        Reference {
+            guarded: true,
             ..self
         }
     }

@@ -19,6 +19,7 @@ pub static POSITION_LISTS: &[PositionList] = &[
         list: "nodes",
         noun: "node",
         refs: &[Reference::new("links[*].target")],
+        runs: None,
     },
     PositionList {
         list: "links",
@@ -27,10 +28,12 @@ pub static POSITION_LISTS: &[PositionList] = &[
             Reference::new("nodes[*].first_link").count("num_links"),
             Reference::new("edicts[*].link"),
         ],
+        runs: None,
     },
     PositionList {
         list: "traversals",
         noun: "traversal",
         refs: &[Reference::new("links[*].traversal").none(&[0xFFFF])],
+        runs: None,
     },
 ];

@@ -29,11 +29,13 @@ pub static POSITION_LISTS: &[PositionList] = &[
                 },
             ),
         ],
+        runs: None,
     },
     PositionList {
         list: "places",
         noun: "place",
         refs: &[Reference::new("areas[*].place").first(1).none(&[0])],
+        runs: None,
     },
     PositionList {
         list: "terror.fog_places",
@@ -41,5 +43,6 @@ pub static POSITION_LISTS: &[PositionList] = &[
         refs: &[Reference::new("areas[*].custom.Terror.fog_place")
             .first(1)
             .none(&[0])],
+        runs: None,
     },
 ];

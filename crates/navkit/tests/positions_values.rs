@@ -38,21 +38,6 @@ fn read(format: &dyn AnyFormat, doc: &Value) -> Result<(Value, Vec<String>), Str
     Ok((serde_json::from_slice(&out).unwrap(), errors))
 }
 
-/// `"model.a[3].b"` as a JSON pointer.
-fn pointer(path: &str) -> String {
-    path.split('.')
-        .map(|part| {
-            let mut pieces = part.split('[');
-            let mut out = format!("/{}", pieces.next().unwrap());
-            for p in pieces {
-                out.push('/');
-                out.push_str(p.trim_end_matches(']'));
-            }
-            out
-        })
-        .collect()
-}
-
 /// The value a wrapped record holds (`{"#": 3, "value": v}` gives `v`; a bare record itself).
 fn unwrapped(record: &Value) -> Value {
     record
@@ -66,7 +51,7 @@ fn named(doc: &Value, format: &dyn AnyFormat, noun: &str) -> BTreeMap<String, Va
     let mut out = BTreeMap::new();
     for refs in lists(doc, format, noun) {
         let records = doc
-            .pointer(&pointer(&refs.list))
+            .pointer(&common::pointer(&refs.list))
             .unwrap()
             .as_array()
             .unwrap();
@@ -92,7 +77,7 @@ fn busy_list(doc: &Value, format: &dyn AnyFormat, noun: &str) -> ListReferences 
         .into_iter()
         .find(|r| {
             let n = doc
-                .pointer(&pointer(&r.list))
+                .pointer(&common::pointer(&r.list))
                 .unwrap()
                 .as_array()
                 .unwrap()
@@ -103,7 +88,7 @@ fn busy_list(doc: &Value, format: &dyn AnyFormat, noun: &str) -> ListReferences 
 }
 
 fn records<'d>(doc: &'d mut Value, list: &str) -> &'d mut Vec<Value> {
-    doc.pointer_mut(&pointer(list))
+    doc.pointer_mut(&common::pointer(list))
         .unwrap()
         .as_array_mut()
         .unwrap()
@@ -178,7 +163,7 @@ fn a_value_moved_to_the_end_keeps_every_reference_on_it() {
 }
 
 fn all_len(doc: &Value, list: &str) -> usize {
-    doc.pointer(&pointer(list))
+    doc.pointer(&common::pointer(list))
         .unwrap()
         .as_array()
         .unwrap()
@@ -252,7 +237,7 @@ fn a_place_deleted_from_the_middle_leaves_every_area_on_its_place() {
     let mut edited = doc.clone();
     for (path, at) in &list.refs {
         if *at == i64::try_from(k).unwrap() {
-            *edited.pointer_mut(&pointer(path)).unwrap() = json!(0);
+            *edited.pointer_mut(&common::pointer(path)).unwrap() = json!(0);
         }
     }
     let before = named(&edited, format, "place");

@@ -43,6 +43,7 @@ macro_rules! navmesh_lists {
                     Reference::new(concat!($prefix, "cover_mappings[*].triangle_edge")).shift(2),
                     Reference::new(concat!($prefix, "grid.cells[*][*]")),
                 ],
+                runs: None,
             },
             PositionList {
                 list: concat!($prefix, "edge_links"),
@@ -53,11 +54,13 @@ macro_rules! navmesh_lists {
                         field: "flags",
                         set: true,
                     })],
+                runs: None,
             },
             PositionList {
                 list: concat!($prefix, "cover_array"),
                 noun: "cover entry",
                 refs: &[Reference::new(concat!($prefix, "cover_mappings[*].cover"))],
+                runs: None,
             },
             PositionList {
                 list: concat!($prefix, "vertices"),
@@ -66,6 +69,7 @@ macro_rules! navmesh_lists {
                     Reference::new(concat!($prefix, "triangles[*].vertices[*]")),
                     Reference::new(concat!($prefix, "cover_array[*].vertices[*]")),
                 ],
+                runs: None,
             },
             $($more,)*
         ]
@@ -82,5 +86,6 @@ pub static PLUGIN_LISTS: &[PositionList] = navmesh_lists!(
         list: "**.NavmeshInfo.island.vertices",
         noun: "island vertex",
         refs: &[Reference::new("**.NavmeshInfo.island.triangles[*][*]")],
+        runs: None,
     }
 );

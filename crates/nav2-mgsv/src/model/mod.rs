@@ -179,7 +179,12 @@ pub struct NavigationGraphEdge {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct NavmeshChunk {
-    /// Positions (vertices, stored units).
+    /// Positions (vertices, stored units). In JSON each may be wrapped with its position
+    /// (`{"#": 3, "value": [x, y, z]}`, see [`nav_core::positions`]).
+    #[cfg_attr(
+        feature = "serde",
+        serde(deserialize_with = "nav_core::positions::records")
+    )]
     pub positions: Vec<Position>,
     /// Meshes (faces).
     pub meshes: Vec<Mesh>,

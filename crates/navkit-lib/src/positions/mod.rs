@@ -22,14 +22,19 @@
 //!
 //! References that the table marks `none` (`0xFFFF`, `-1`) are left as they are.
 
+mod across;
 mod path;
+mod plan;
+mod runs;
 mod scan;
 mod write;
 
-use nav_core::positions::{Condition, PositionList, Reference};
+use nav_core::positions::{Owner, PositionList, Reference};
 use serde_json::Value;
 
-use path::{Seg, Shown, Step};
+use path::{Seg, Shown};
+use plan::{Instance, Plan, holds};
+use runs::RunMap;
 pub(crate) use scan::needs_renumbering;
 pub(crate) use write::{Track, Tracked};
 
@@ -43,52 +48,6 @@ pub enum Missing {
     /// Point it past the end of the list, for the format's `fix` to drop, and say so
     /// ([`remove_records`]).
     Dangle,
-}
-
-/// One instance of a list: where it is, and where each old position went.
-struct Instance {
-    /// The scope the list and its references share.
-    scope: Vec<Seg>,
-    /// Old position (`"#"`) to new position, sorted by old position.
-    moved: Vec<(u64, usize)>,
-    /// Records now in the list.
-    len: usize,
-    /// Records in the list when the document was written (its count key), when known.
-    count: Option<u64>,
-}
-
-impl Instance {
-    fn new_position(&self, old: u64) -> Option<usize> {
-        self.moved
-            .binary_search_by_key(&old, |&(o, _)| o)
-            .ok()
-            .and_then(|at| self.moved.get(at))
-            .map(|&(_, n)| n)
-    }
-}
-
-/// A list's patterns, parsed.
-struct Plan<'t> {
-    list: &'t PositionList,
-    steps: Vec<Step>,
-    refs: Vec<(&'t Reference, Vec<Step>)>,
-    scope: usize,
-}
-
-impl<'t> Plan<'t> {
-    fn new(list: &'t PositionList) -> Self {
-        let steps = path::parse(list.list);
-        let refs: Vec<_> = list.refs.iter().map(|r| (r, path::parse(r.path))).collect();
-        let mut all: Vec<&[Step]> = vec![&steps];
-        all.extend(refs.iter().map(|(_, s)| s.as_slice()));
-        let scope = path::common_prefix(&all);
-        Plan {
-            list,
-            steps,
-            refs,
-            scope,
-        }
-    }
 }
 
 /// Every instance of `plan`'s list in `model`: the concrete path of its scope (the prefix the
@@ -131,15 +90,28 @@ pub fn renumber(
     let mut work = Vec::new();
     for plan in &plans {
         for (scope, list) in instances(model, plan) {
-            if let Some(instance) = positions_of(model, &list, scope)? {
+            if let Some(owners) = plan.owners.as_deref() {
+                if let Some(owners) = runs::owners_of(model, &scope, owners) {
+                    runs::edited_owners(model, &owners, &list)?;
+                }
+            }
+            if let Some(instance) = positions_of(model, &list, scope, plan)? {
                 work.push((plan, instance));
             }
         }
     }
     strip(model, &plans);
+    for (_, instance) in &work {
+        if let Some(runs) = &instance.runs {
+            runs.set_counts(model);
+        }
+    }
     let mut lines = Vec::new();
     for (plan, instance) in &work {
         for (reference, steps) in &plan.refs {
+            if reference.across.is_some() || reference.guarded {
+                continue;
+            }
             let Some(at) = path::get(model, &instance.scope) else {
                 continue;
             };
@@ -152,20 +124,48 @@ pub fn renumber(
             }
         }
     }
+    across::guard(model, &plans, &work)?;
+    // References that name the list of another scope, by a key beside them.
+    for plan in &plans {
+        for (reference, steps) in &plan.refs {
+            let Some(across) = reference.across else {
+                continue;
+            };
+            let mut found = Vec::new();
+            path::find(model, steps, &mut Vec::new(), &mut found);
+            for place in found {
+                let target = work.iter().find(|(p, instance)| {
+                    std::ptr::eq(*p, plan)
+                        && across::names_scope(model, &place, &instance.scope, across)
+                });
+                if let Some((_, instance)) = target {
+                    let line = rewrite(model, &place, plan.list, reference, instance, missing)?;
+                    lines.extend(line);
+                }
+            }
+        }
+    }
     Ok(lines)
 }
 
 /// The old-to-new map of the list at `list`, or `None` when every record's `"#"` is its
 /// position or absent (nothing to renumber).
-fn positions_of(model: &Value, list: &[Seg], scope: Vec<Seg>) -> Result<Option<Instance>, String> {
+fn positions_of(
+    model: &Value,
+    list: &[Seg],
+    scope: Vec<Seg>,
+    plan: &Plan<'_>,
+) -> Result<Option<Instance>, String> {
     let Some(records) = path::get(model, list).and_then(Value::as_array) else {
         return Ok(None);
     };
     let count = count_of(model, list)?;
     let mut moved = Vec::new();
     let mut identity = true;
+    let mut hashes = Vec::with_capacity(records.len());
     for (i, record) in records.iter().enumerate() {
         let Some(hash) = record.as_object().and_then(|o| o.get(KEY)) else {
+            hashes.push(None);
             continue;
         };
         let old = hash.as_u64().ok_or_else(|| {
@@ -176,6 +176,7 @@ fn positions_of(model: &Value, list: &[Seg], scope: Vec<Seg>) -> Result<Option<I
         })?;
         identity &= u64::try_from(i) == Ok(old);
         moved.push((old, i));
+        hashes.push(Some(old));
     }
     if identity && count.is_none_or(|c| usize::try_from(c) == Ok(records.len())) {
         return Ok(None);
@@ -193,11 +194,33 @@ fn positions_of(model: &Value, list: &[Seg], scope: Vec<Seg>) -> Result<Option<I
             ));
         }
     }
+    let runs = match (plan.list.runs, &plan.owners) {
+        (Some(runs), Some(rest)) => {
+            let owners = runs::owners_of(model, &scope, rest).ok_or_else(|| {
+                format!(
+                    "{}: its records belong to the runs of {}, which this document does not                      hold once",
+                    Shown(list),
+                    runs.owners
+                )
+            })?;
+            Some(RunMap::new(
+                model,
+                list,
+                plan.list.noun,
+                &runs,
+                owners,
+                &hashes,
+                count,
+            )?)
+        }
+        _ => None,
+    };
     Ok(Some(Instance {
         scope,
         moved,
         len: records.len(),
         count,
+        runs,
     }))
 }
 
@@ -245,17 +268,12 @@ fn strip(model: &mut Value, plans: &[Plan<'_>]) {
     }
 }
 
-/// Takes the `"#"` out of a record; a wrapped one (`{"#": 3, "value": [x, y, z]}`) becomes its
-/// value.
+/// Takes the `"#"` out of a record. A wrapped one (`{"#": 3, "value": [x, y, z]}`) is left as
+/// `{"value": ...}`: the format reads its list through [`nav_core::positions::records`], which
+/// unwraps it, so that a list of objects whose only field is `value` is never taken for one.
 fn unwrap_record(record: &mut Value) {
-    let Some(o) = record.as_object_mut() else {
-        return;
-    };
-    o.shift_remove(KEY);
-    if o.len() == 1 {
-        if let Some(value) = o.shift_remove(VALUE) {
-            *record = value;
-        }
+    if let Some(o) = record.as_object_mut() {
+        o.shift_remove(KEY);
     }
 }
 
@@ -272,37 +290,6 @@ fn with_position(mut record: Value, i: usize) -> Value {
             o.insert(KEY.to_string(), Value::from(i));
             o.insert(VALUE.to_string(), record);
             Value::Object(o)
-        }
-    }
-}
-
-/// Whether `reference` holds at `place`.
-fn holds(model: &Value, place: &[Seg], reference: &Reference) -> bool {
-    match reference.when {
-        None => true,
-        Some(Condition::AtLeast { path: at, min }) => {
-            let segs: Vec<Seg> = path::parse(at)
-                .into_iter()
-                .filter_map(|s| match s {
-                    Step::Key(k) => Some(Seg::Field(k)),
-                    _ => None,
-                })
-                .collect();
-            path::get(model, &segs)
-                .and_then(Value::as_i64)
-                .is_some_and(|v| v >= min)
-        }
-        Some(Condition::Bit { field, set }) => {
-            let [record @ .., _, Seg::Index(k)] = place else {
-                return false;
-            };
-            let bits = path::get(model, record)
-                .and_then(|r| r.get(field))
-                .and_then(Value::as_u64);
-            match (bits, u32::try_from(*k)) {
-                (Some(bits), Ok(k)) if k < 64 => ((bits >> k) & 1 == 1) == set,
-                _ => false,
-            }
         }
     }
 }
@@ -328,6 +315,9 @@ fn rewrite(
     let shift = reference.shift.min(62);
     let low = value & ((1i64 << shift) - 1);
     let old = (value >> shift) - reference.first;
+    if let Some(owner) = reference.local {
+        return rewrite_local(model, place, list, reference, instance, owner, old, missing);
+    }
     if let Some(count_field) = reference.count {
         return Ok(rewrite_run(
             model,
@@ -375,6 +365,71 @@ fn rewrite(
         )
     });
     Ok(line)
+}
+
+/// Renumbers a reference that counts from the start of `owner`'s run (`old` is its value).
+#[allow(clippy::too_many_arguments)]
+fn rewrite_local(
+    model: &mut Value,
+    place: &[Seg],
+    list: &PositionList,
+    reference: &Reference,
+    instance: &Instance,
+    owner: Owner,
+    old: i64,
+    missing: Missing,
+) -> Result<Option<String>, String> {
+    let Some(runs) = &instance.runs else {
+        return Ok(None);
+    };
+    // An owner that is not there, or a value past its run when written: it named no record
+    // of the run then either, and is left as it is (validate reports it).
+    let Some(s) = runs::owner_of(model, place, owner) else {
+        return Ok(None);
+    };
+    let Some((start, end)) = runs.old_run(s) else {
+        return Ok(None);
+    };
+    let Some(old_at) = u64::try_from(old).ok().and_then(|o| o.checked_add(start)) else {
+        return Ok(None);
+    };
+    if old_at >= end {
+        return Ok(None);
+    }
+    let Some(new_at) = instance.new_position(old_at) else {
+        return Err(match missing {
+            Missing::Refuse => format!(
+                "{}: names {} #{old_at} ({old} of its run), which the document no longer holds",
+                Shown(place),
+                list.noun
+            ),
+            Missing::Dangle => format!(
+                "{}: names {} {old_at} ({old} of its run), which is to be removed; a reference                  counted from its run's start cannot be pointed past the list, so change or                  remove it first",
+                Shown(place),
+                list.noun
+            ),
+        });
+    };
+    let local = runs
+        .new_start(s)
+        .and_then(|b| new_at.checked_sub(b))
+        .and_then(|l| i64::try_from(l).ok())
+        .ok_or_else(|| {
+            format!(
+                "{}: names {} #{old_at}, which is no longer in its run",
+                Shown(place),
+                list.noun
+            )
+        })?;
+    let shift = reference.shift.min(62);
+    let low = path::get(model, place)
+        .and_then(Value::as_i64)
+        .map_or(0, |v| v & ((1i64 << shift) - 1));
+    let stored = (local.saturating_add(reference.first) << shift) | low;
+    if let Some(slot) = path::get_mut(model, place) {
+        *slot = Value::from(stored);
+    }
+    Ok(None)
 }
 
 /// Renumbers a run `old .. old + count`: it now starts at its first surviving record and spans
@@ -495,34 +550,76 @@ where
 pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> {
     let mut out = Vec::new();
     for plan in lists.iter().map(Plan::new) {
-        for (scope, list) in instances(model, &plan) {
-            let Some(at) = path::get(model, &scope) else {
+        let found = instances(model, &plan);
+        let first = out.len();
+        for (scope, list) in &found {
+            let Some(at) = path::get(model, scope) else {
                 continue;
             };
             let mut refs = Vec::new();
-            for (reference, steps) in &plan.refs {
+            let in_scope = plan
+                .refs
+                .iter()
+                .filter(|(r, _)| r.across.is_none() && !r.guarded);
+            for (reference, steps) in in_scope {
                 let mut places = Vec::new();
                 let rest = steps.get(plan.scope..).unwrap_or_default();
                 path::find(at, rest, &mut scope.clone(), &mut places);
                 for place in places {
-                    let Some(v) = path::get(model, &place).and_then(Value::as_i64) else {
-                        continue;
-                    };
-                    if reference.none.contains(&v) || !holds(model, &place, reference) {
-                        continue;
-                    }
-                    let at = (v >> reference.shift.min(62)) - reference.first;
-                    refs.push((Shown(&place).to_string(), at));
+                    refs.extend(named(model, &plan, scope, &place, reference));
                 }
             }
             out.push(ListReferences {
-                list: Shown(&list).to_string(),
+                list: Shown(list).to_string(),
                 noun: plan.list.noun,
                 refs,
             });
         }
+        for (reference, steps) in &plan.refs {
+            let Some(across) = reference.across else {
+                continue;
+            };
+            let mut places = Vec::new();
+            path::find(model, steps, &mut Vec::new(), &mut places);
+            for place in places {
+                let target = found
+                    .iter()
+                    .position(|(scope, _)| across::names_scope(model, &place, scope, across));
+                let Some((k, (scope, _))) = target.and_then(|k| Some((k, found.get(k)?))) else {
+                    continue;
+                };
+                let named = named(model, &plan, scope, &place, reference);
+                if let Some(slot) = out.get_mut(first + k) {
+                    slot.refs.extend(named);
+                }
+            }
+        }
     }
     out
+}
+
+/// The reference at `place` and the position it names in the list instance of `scope`, unless
+/// it names none.
+fn named(
+    model: &Value,
+    plan: &Plan<'_>,
+    scope: &[Seg],
+    place: &[Seg],
+    reference: &Reference,
+) -> Option<(String, i64)> {
+    let v = path::get(model, place).and_then(Value::as_i64)?;
+    if reference.none.contains(&v) || !holds(model, place, reference) {
+        return None;
+    }
+    let mut at = (v >> reference.shift.min(62)) - reference.first;
+    if let (Some(owner), Some(runs), Some(rest)) = (reference.local, plan.list.runs, &plan.owners) {
+        let owners = runs::owners_of(model, scope, rest)?;
+        let starts = runs::starts(model, &owners, runs.count).ok()?;
+        let s = runs::owner_of(model, place, owner)?;
+        let start = i64::try_from(*starts.get(s)?).ok()?;
+        at = at.checked_add(start)?;
+    }
+    Some((Shown(place).to_string(), at))
 }
 
 /// One list instance and the references into it ([`references`]).

@@ -30,7 +30,8 @@ pub(crate) enum Seg {
 }
 
 impl Seg {
-    fn key(&self) -> Option<&str> {
+    /// The field's name, unless the step is an array element.
+    pub(crate) fn key(&self) -> Option<&str> {
         match self {
             Seg::Field(k) => Some(k),
             Seg::Owned(k) => Some(k),

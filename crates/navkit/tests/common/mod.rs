@@ -62,3 +62,18 @@ pub fn error_places(format: &dyn navkit::registry::AnyFormat, bytes: &[u8]) -> V
         .map(|f| f.place.to_string())
         .collect()
 }
+
+/// `"model.a[3].b"` (a path as the JSON tools print it) as a JSON pointer: `/model/a/3/b`.
+pub fn pointer(path: &str) -> String {
+    path.split('.')
+        .map(|part| {
+            let mut pieces = part.split('[');
+            let mut out = format!("/{}", pieces.next().unwrap_or_default());
+            for p in pieces {
+                out.push('/');
+                out.push_str(p.trim_end_matches(']'));
+            }
+            out
+        })
+        .collect()
+}
