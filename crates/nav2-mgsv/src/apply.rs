@@ -41,6 +41,9 @@ use crate::geometry::{ATTRIBUTES, segment_bases};
 use crate::model::{MAX_SIDES, Mesh, Nav2File, NeighborNavmeshInfo, Position, Sides};
 
 mod derived;
+mod search;
+mod segment_graph;
+mod show;
 
 fn refuse(message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, "apply", message)

@@ -8,6 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod derived;
+
 use nav_core::edit::{EditedMesh, MatchOptions, MeshEdit, apply_mesh};
 use nav_core::geometry::{Geometry, UpAxis, VertexIdentity};
 use nav_core::testing::{as_fans, as_ngons, is_negative, real_file, real_paths};
@@ -358,9 +360,13 @@ fn only_derived_changes(
             (b.segment_index, b.kind, b.node_indices)
         );
     }
+    // Above: the SegmentGraph, IslandGraphs and SearchSpace follow their rules.
+    let upper = derived::check_upper(model, edited, c);
     // Nothing else.
     let mut rest = edited.clone();
     rest.data_chunks[c] = dc.clone();
+    rest.island_graphs.clone_from(&model.island_graphs);
+    rest.search_space.clone_from(&model.search_space);
     assert!(rest == *model, "changes outside the derived data");
     assert_eq!(ed.navmesh_chunk, {
         let mut n = dc.navmesh_chunk.clone();
@@ -385,10 +391,12 @@ fn only_derived_changes(
         rest.navmesh_chunk,
         rest.navigation_graph,
         rest.segment_chunk,
+        rest.segment_graph,
     ) = (
         dc.navmesh_chunk.clone(),
         dc.navigation_graph.clone(),
         dc.segment_chunk.clone(),
+        dc.segment_graph.clone(),
     );
     assert!(
         rest == *dc,
@@ -396,6 +404,7 @@ fn only_derived_changes(
     );
     let kinds = [bounds, moved.len(), weights]
         .iter()
+        .chain(&upper)
         .filter(|n| **n > 0)
         .count();
     (kinds, moved.len())
