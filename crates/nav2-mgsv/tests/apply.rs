@@ -9,11 +9,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 mod derived;
+use derived::errors;
 
+use nav_core::Format;
 use nav_core::edit::{EditedMesh, MatchOptions, MeshEdit, apply_mesh};
 use nav_core::geometry::{Geometry, UpAxis, VertexIdentity};
 use nav_core::testing::{as_fans, as_ngons, is_negative, real_file, real_paths};
-use nav_core::{Format, Severity};
 use nav2_mgsv::geometry::segment_bases;
 use nav2_mgsv::{Nav2, Nav2File, Position};
 
@@ -38,14 +39,6 @@ fn as_split_triangles(g: &Geometry) -> (EditedMesh, Vec<usize>) {
 
 fn apply(model: &mut Nav2File, mesh: &EditedMesh) -> nav_core::Result<Vec<String>> {
     apply_mesh(&Nav2, model, mesh, &MatchOptions::default())
-}
-
-fn errors(model: &Nav2File) -> Vec<String> {
-    nav2_mgsv::validate(model)
-        .into_iter()
-        .filter(|f| f.severity == Severity::Error)
-        .map(|f| f.to_string())
-        .collect()
 }
 
 /// Writes and reads back: the edit is what the file holds.

@@ -3,10 +3,12 @@
 //!
 //! [`crate::build::search_space`] reproduces the stored SearchSpace of none of the 61 game files
 //! in the corpus that have one: the stored Origin has Y −32 where the builder puts the file's
-//! origin, 13 files have another BlockSizeY (256 or 1280 for the builder's 768), 7 a RangeY
-//! other than the greatest segment Max.Y, and where the grid is the builder's, 1,221 of 8,112
-//! buckets list other segments. So the SearchSpace is not recomputed; within the stored grid
-//! the corpus shows (`tests/derived_rules.rs` checks these counts):
+//! origin, 13 files have another grid (BlockSizeY 256 or 1280 for the builder's 768, or other
+//! block counts), 7 a RangeY other than the greatest segment Max.Y, and where the grid is the
+//! builder's, 1,221 of 8,112 buckets list other segments. So the SearchSpace is not recomputed;
+//! within the stored grid the corpus shows (`tests/derived_rules.rs` prints the counts, and
+//! asserts that the builder reproduces no SearchSpace and that the first two rules hold in
+//! every case):
 //!
 //! - **Which buckets list a segment**: block (x, z) spans `[x · BlockSizeXZ, (x + 1) ·
 //!   BlockSizeXZ]` from the Origin, *both ends included*, the outer blocks reaching past the grid,
@@ -133,9 +135,9 @@ fn greatest_y(
 
 /// The buckets (index into the list) whose block a segment with bounds `min`..`max` meets.
 fn blocks(file: &Nav2File, ss: &SearchSpace, min: Position, max: Position) -> BTreeSet<usize> {
-    // Per axis (X, Z): the first and last block met, in stored units of that axis (exact: the
-    // Origin is the file's, a block edge is a whole number of stored units when the
-    // denominator times the block size is; otherwise the edge is compared as a fraction).
+    // Per axis (X, Z): the first and last block met, in stored units of that axis: the Origin
+    // is the file's (checked by the caller), so a block edge is a whole number of stored units
+    // (BlockSizeXZ × Denominator) and the comparison is exact.
     let range = |a: usize, n: u32| -> (u64, u64) {
         let step = u64::from(ss.block_size_xz) * u64::from(file.denominator[a]);
         let last = u64::from(n.saturating_sub(1));

@@ -95,8 +95,13 @@ pub(super) fn refresh(file: &mut Nav2File, c: usize, moved: &Moved, lines: &mut 
             weights.keys().map(|(s, _, _)| *s).collect();
         lines.push(format!(
             "data_chunks[{c}] SegmentGraph: weights of {} changed by the change of the path to \
-             their border node (in segments {})",
+             their border node (in {} {})",
             count(links, "link"),
+            if segments.len() == 1 {
+                "segment"
+            } else {
+                "segments"
+            },
             shown(segments.iter())
         ));
     }

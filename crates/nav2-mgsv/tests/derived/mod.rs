@@ -11,8 +11,18 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
+use nav_core::Severity;
 use nav2_mgsv::geometry::segment_bases;
 use nav2_mgsv::{DataChunk, Nav2File, SearchSpace};
+
+/// The errors validate finds, as text.
+pub fn errors(model: &Nav2File) -> Vec<String> {
+    nav2_mgsv::validate(model)
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| f.to_string())
+        .collect()
+}
 
 /// Shortest path lengths (sum of stored edge weights) through segment `s`'s NavigationGraph
 /// from its segment-local node `from`, by local node (`u64::MAX`: not reached).
