@@ -7,7 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use nav_core::Format;
-use nav_core::edit::{MatchOptions, apply_mesh};
+use nav_core::RawF32;
+use nav_core::edit::{EditedMesh, MatchOptions, apply_mesh};
 use nav_core::testing::{as_ngons, real_file};
 use nav2_mgsv::geometry::segment_bases;
 use nav2_mgsv::{Nav2, Nav2File};
@@ -49,6 +50,53 @@ fn corner_under_segment_node(model: &Nav2File) -> (usize, usize, usize) {
     panic!("no segment node stands on a mesh side");
 }
 
+/// The far move of [`corner_under_segment_node`]'s corner: (chunk, segment, index into the
+/// chunk's positions, its new stored value, the file's mesh with the move).
+fn far_move(model: &Nav2File) -> (usize, usize, usize, [u16; 3], EditedMesh) {
+    let g = Nav2.geometry(model).unwrap();
+    let (c, s, i) = corner_under_segment_node(model);
+    let dc = &model.data_chunks[c];
+    let seg = &dc.segment_chunk.segments[s];
+    // At least 12 m (more than a SearchSpace block) west of the segment's bounds, exactly on
+    // a block edge, so that the segment newly meets the blocks on both sides of that edge;
+    // else as far east, also on an edge.
+    let (step, edge) = (
+        12 * u32::from(model.denominator[0]),
+        model.search_space.as_ref().unwrap().block_size_xz * u32::from(model.denominator[0]),
+    );
+    let mut new = dc.navmesh_chunk.positions[i];
+    let west = u32::from(seg.min[0])
+        .checked_sub(step)
+        .map(|x| x / edge * edge);
+    let east = (u32::from(seg.max[0]) + step).div_ceil(edge) * edge;
+    new[0] = u16::try_from(west.filter(|x| *x >= edge).unwrap_or(east)).unwrap();
+    let before: usize = model.data_chunks[..c]
+        .iter()
+        .map(|d| d.navmesh_chunk.positions.len())
+        .sum();
+    let mut mesh = as_ngons(&g);
+    mesh.vertices[before + i] = model.decode_position(new);
+    (c, s, i, new, mesh)
+}
+
+#[test]
+fn a_search_space_not_on_the_file_origin_is_kept_and_said_so() {
+    let Some(path) = real_file("mgsv", FILES[0]) else {
+        return;
+    };
+    let mut model = nav2_mgsv::read(&std::fs::read(path).unwrap()).unwrap();
+    model.search_space.as_mut().unwrap().origin[0] = RawF32::from(1.5f32);
+    let (_, _, _, _, mesh) = far_move(&model);
+    let mut edited = model.clone();
+    let lines = apply_mesh(&Nav2, &mut edited, &mesh, &MatchOptions::default()).unwrap();
+    assert_eq!(edited.search_space, model.search_space);
+    let kept = lines
+        .iter()
+        .filter(|l| l.starts_with("SearchSpace: kept"))
+        .count();
+    assert_eq!(kept, 1, "{lines:#?}");
+}
+
 #[test]
 fn a_vertex_moved_out_of_its_segment_bounds_moves_its_segment_node_and_buckets() {
     let mut checked = 0;
@@ -58,29 +106,9 @@ fn a_vertex_moved_out_of_its_segment_bounds_moves_its_segment_node_and_buckets()
         };
         let model = nav2_mgsv::read(&std::fs::read(path).unwrap()).unwrap();
         assert_eq!(errors(&model), Vec::<String>::new(), "{file}");
-        let g = Nav2.geometry(&model).unwrap();
-        let (c, s, i) = corner_under_segment_node(&model);
+        let (c, s, i, new, mesh) = far_move(&model);
         let dc = &model.data_chunks[c];
         let seg = &dc.segment_chunk.segments[s];
-        // At least 12 m (more than a SearchSpace block) west of the segment's bounds, exactly on
-        // a block edge, so that the segment newly meets the blocks on both sides of that edge;
-        // else as far east, also on an edge.
-        let (step, edge) = (
-            12 * u32::from(model.denominator[0]),
-            model.search_space.as_ref().unwrap().block_size_xz * u32::from(model.denominator[0]),
-        );
-        let mut new = dc.navmesh_chunk.positions[i];
-        let west = u32::from(seg.min[0])
-            .checked_sub(step)
-            .map(|x| x / edge * edge);
-        let east = (u32::from(seg.max[0]) + step).div_ceil(edge) * edge;
-        new[0] = u16::try_from(west.filter(|x| *x >= edge).unwrap_or(east)).unwrap();
-        let before: usize = model.data_chunks[..c]
-            .iter()
-            .map(|d| d.navmesh_chunk.positions.len())
-            .sum();
-        let mut mesh = as_ngons(&g);
-        mesh.vertices[before + i] = model.decode_position(new);
         let mut edited = model.clone();
         let lines = apply_mesh(&Nav2, &mut edited, &mesh, &MatchOptions::default())
             .unwrap_or_else(|e| panic!("{file}: {e}"));

@@ -22,8 +22,9 @@
 //! - **RangeY**: the greatest Max.Y in 54 of 61 files: recomputed only in a file where it holds
 //!   before the move.
 //!
-//! A SearchSpace whose Origin differs from the file's in X or Z, or whose BlockSizeXZ is 0, is
-//! left as it is, with a line saying so.
+//! A SearchSpace whose Origin differs from the file's in X or Z, whose BlockSizeXZ is 0 or that
+//! has more than one layer in Y (no known file has one) is left as it is, with a line saying
+//! so.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -45,10 +46,10 @@ pub(super) fn refresh(
         return;
     };
     let grid = [0, 2].map(|a| file.origin[a].get() == ss.origin[a].get());
-    if grid.contains(&false) || ss.block_size_xz == 0 {
+    if grid.contains(&false) || ss.block_size_xz == 0 || ss.block_count[1] != 1 {
         lines.push(
-            "SearchSpace: kept: its origin or block size is not one the buckets can be \
-             recomputed from"
+            "SearchSpace: kept: its origin, block size or layers are not ones the buckets can \
+             be recomputed from (the segments' buckets may now be stale)"
                 .to_string(),
         );
         return;
@@ -153,12 +154,15 @@ fn blocks(file: &Nav2File, ss: &SearchSpace, min: Position, max: Position) -> BT
     let [bx, _, bz] = ss.block_count;
     let (x0, x1) = range(0, bx);
     let (z0, z1) = range(2, bz);
+    // The indices grow with every step, so a grid larger than its bucket list (a bad file)
+    // stops at the list's end instead of walking the whole grid.
     let mut out = BTreeSet::new();
     for z in z0..=z1 {
         for x in x0..=x1 {
-            if let Ok(i) = usize::try_from(z * u64::from(bx) + x) {
-                out.insert(i);
-            }
+            match usize::try_from(z * u64::from(bx) + x) {
+                Ok(i) if i < ss.buckets.len() => out.insert(i),
+                _ => return out,
+            };
         }
     }
     out
