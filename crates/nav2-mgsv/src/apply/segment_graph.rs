@@ -78,7 +78,7 @@ pub(super) fn refresh(file: &mut Nav2File, c: usize, moved: &Moved, lines: &mut 
             let p = positions.get(&usize::from(l.segment_graph_node_index));
             if let (true, Some(p)) = (l.data_chunk_uid == uid, p) {
                 node.position = *p;
-                islands.push(format!("{g}:{i}"));
+                islands.push(format!("graph {g} node {i}"));
             }
         }
     }
