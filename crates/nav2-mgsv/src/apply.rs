@@ -9,7 +9,10 @@
 //!   to the value it had keeps it. What the file derives from the positions is then brought up
 //!   to date for the segments whose positions moved, and only there (the `derived` module):
 //!   their bounds, the NavigationGraph nodes on a mesh edge with a moved corner, and the weights
-//!   of those nodes' edges. A coordinate the tile cannot hold is refused.
+//!   of those nodes' edges; then the SegmentGraph nodes and IslandGraph nodes standing on a
+//!   moved node, the weights of those segments' SegmentGraph links (the `segment_graph`
+//!   module), and the SearchSpace buckets a segment whose bounds changed enters or leaves (the
+//!   `search` module). A coordinate the tile cannot hold is refused.
 //! - An **attribute change** sets the segment's entry of the NavigationGraph's `attributes`
 //!   (one value per segment, so every mesh of the segment has to get the same value; refused
 //!   otherwise, and past `u16`).
@@ -41,6 +44,9 @@ use crate::geometry::{ATTRIBUTES, segment_bases};
 use crate::model::{MAX_SIDES, Mesh, Nav2File, NeighborNavmeshInfo, Position, Sides};
 
 mod derived;
+mod search;
+mod segment_graph;
+mod show;
 
 fn refuse(message: impl core::fmt::Display) -> Error {
     Error::unrepresentable(FORMAT, "apply", message)

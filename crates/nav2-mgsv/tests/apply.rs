@@ -8,10 +8,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+mod derived;
+use derived::errors;
+
+use nav_core::Format;
 use nav_core::edit::{EditedMesh, MatchOptions, MeshEdit, apply_mesh};
 use nav_core::geometry::{Geometry, UpAxis, VertexIdentity};
 use nav_core::testing::{as_fans, as_ngons, is_negative, real_file, real_paths};
-use nav_core::{Format, Severity};
 use nav2_mgsv::geometry::segment_bases;
 use nav2_mgsv::{Nav2, Nav2File, Position};
 
@@ -36,14 +39,6 @@ fn as_split_triangles(g: &Geometry) -> (EditedMesh, Vec<usize>) {
 
 fn apply(model: &mut Nav2File, mesh: &EditedMesh) -> nav_core::Result<Vec<String>> {
     apply_mesh(&Nav2, model, mesh, &MatchOptions::default())
-}
-
-fn errors(model: &Nav2File) -> Vec<String> {
-    nav2_mgsv::validate(model)
-        .into_iter()
-        .filter(|f| f.severity == Severity::Error)
-        .map(|f| f.to_string())
-        .collect()
 }
 
 /// Writes and reads back: the edit is what the file holds.
@@ -358,9 +353,13 @@ fn only_derived_changes(
             (b.segment_index, b.kind, b.node_indices)
         );
     }
+    // Above: the SegmentGraph, IslandGraphs and SearchSpace follow their rules.
+    let upper = derived::check_upper(model, edited, c);
     // Nothing else.
     let mut rest = edited.clone();
     rest.data_chunks[c] = dc.clone();
+    rest.island_graphs.clone_from(&model.island_graphs);
+    rest.search_space.clone_from(&model.search_space);
     assert!(rest == *model, "changes outside the derived data");
     assert_eq!(ed.navmesh_chunk, {
         let mut n = dc.navmesh_chunk.clone();
@@ -385,10 +384,12 @@ fn only_derived_changes(
         rest.navmesh_chunk,
         rest.navigation_graph,
         rest.segment_chunk,
+        rest.segment_graph,
     ) = (
         dc.navmesh_chunk.clone(),
         dc.navigation_graph.clone(),
         dc.segment_chunk.clone(),
+        dc.segment_graph.clone(),
     );
     assert!(
         rest == *dc,
@@ -396,6 +397,7 @@ fn only_derived_changes(
     );
     let kinds = [bounds, moved.len(), weights]
         .iter()
+        .chain(&upper)
         .filter(|n| **n > 0)
         .count();
     (kinds, moved.len())

@@ -15,11 +15,14 @@
 //!   denominator, rounded, as the builder computes them (the game's own match that exactly in
 //!   84,914 of 165,762 edges and within 1 in the rest but 1,177).
 //!
-//! The SegmentGraph and SearchSpace, which derive from these in turn, keep their stored values
-//! (`navkit fix` recomputes the SearchSpace where validate finds it broken).
+//! The SegmentGraph and IslandGraph nodes above the moved nodes follow them
+//! ([`super::segment_graph`]), and the SearchSpace lists the segments whose bounds changed in
+//! the buckets they now meet ([`super::search`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::show::{count, shown};
+use super::{search, segment_graph};
 use crate::geometry::segment_bases;
 use crate::model::{Nav2File, Position};
 
@@ -32,6 +35,7 @@ pub(super) fn refresh(
     lines: &mut Vec<String>,
 ) {
     let chunks: BTreeSet<usize> = old.keys().map(|(c, _)| *c).collect();
+    let mut bounds = BTreeMap::new();
     for c in chunks {
         let moved = |i: usize| old.get(&(c, i)).copied();
         let Some(plan) = plan(file, c, &moved) else {
@@ -42,18 +46,21 @@ pub(super) fn refresh(
         };
         for (s, (min, max)) in &plan.bounds {
             if let Some(seg) = dc.segment_chunk.segments.get_mut(*s) {
-                seg.min = *min;
-                seg.max = *max;
+                let was = (seg.min, seg.max);
+                (seg.min, seg.max) = (*min, *max);
+                bounds.insert((c, *s), was);
             }
         }
+        let mut old_nodes = BTreeMap::new();
         for (n, p) in &plan.nodes {
             if let Some(node) = dc.navigation_graph.nodes.get_mut(*n) {
-                node.position = *p;
+                old_nodes.insert(*n, core::mem::replace(&mut node.position, *p));
             }
         }
+        let mut old_weights = BTreeMap::new();
         for (e, w) in &plan.weights {
             if let Some(edge) = dc.navigation_graph.edges.get_mut(*e) {
-                edge.weight = *w;
+                old_weights.insert(*e, core::mem::replace(&mut edge.weight, *w));
             }
         }
         if !plan.bounds.is_empty() {
@@ -80,26 +87,13 @@ pub(super) fn refresh(
                 shown(plan.weights.keys())
             ));
         }
+        let moved = segment_graph::Moved {
+            nodes: &old_nodes,
+            weights: &old_weights,
+        };
+        segment_graph::refresh(file, c, &moved, lines);
     }
-}
-
-/// `3 nodes`, `1 node`.
-fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
-/// The first few indices, `4, 9, 12, ...`.
-fn shown<'a>(indices: impl Iterator<Item = &'a usize>) -> String {
-    let all: Vec<String> = indices.map(usize::to_string).collect();
-    let more = if all.len() > 8 { ", ..." } else { "" };
-    format!(
-        "{}{more}",
-        all.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
-    )
+    search::refresh(file, &bounds, lines);
 }
 
 /// The changes for data chunk `c`: new bounds by segment, node positions and edge weights by
