@@ -25,7 +25,9 @@
 //! 5. **Global edges** with an error, or whose tile map changed: recomputed with the builder's
 //!    [`crate::build::global_edges`] for the region most of them name. An edge with the same ends
 //!    and direction as before keeps the neighbour region's side (cell, direction, region) and its
-//!    flag bits other than Global, which the builder cannot know.
+//!    flag bits other than Global, which the builder cannot know. One that is new is first cut
+//!    where an old edge on its line begins or ends, and each piece within an old edge keeps that
+//!    edge's neighbour side and flag bits (a cell added by [`crate::apply`] cuts border runs).
 //!
 //! Locations name records by their index before the fix.
 

@@ -260,12 +260,39 @@ fn a_rectangle_over_open_ground_becomes_an_open_cell() {
 
 #[test]
 fn a_rectangle_on_the_border_keeps_the_neighbours_side() {
-    let town = sample("nv_61a8_town.nvm");
-    let (_, _, lines) = add_and_check(&town, [1820.0, 1700.0], [1920.0, 1920.0]);
+    let mut town = sample("nv_61a8_town.nvm");
+    // As in a real region, the neighbour's cells across the east border are not this region's
+    // mirrored: split the edge at z 1760..1920 in two halves facing two different cells.
+    let i = town
+        .global_edges
+        .iter()
+        .position(|e| {
+            e.assoc_direction[0] == jmxvnvm::EdgeDirection::RIGHT
+                && e.min[1].get() == 1760.0
+                && e.max[1].get() == 1920.0
+        })
+        .unwrap();
+    let mut upper = town.global_edges[i];
+    town.global_edges[i].max[1] = nav_core::RawF32::new(1840.0);
+    upper.min[1] = nav_core::RawF32::new(1840.0);
+    upper.assoc_cell_index[1] += 1;
+    town.global_edges.insert(i + 1, upper);
+    let (m, _, lines) = add_and_check(&town, [1820.0, 1700.0], [1920.0, 1920.0]);
     assert!(
         lines.iter().any(|l| l.starts_with("global_edges:")),
         "{lines:#?}"
     );
+    // Both halves are still there, each facing its own cell (add_and_check compared the
+    // neighbour sides).
+    let halves = m
+        .global_edges
+        .iter()
+        .filter(|e| {
+            e.assoc_direction[0] == jmxvnvm::EdgeDirection::RIGHT
+                && (e.min[1].get() == 1840.0 || e.max[1].get() == 1840.0)
+        })
+        .count();
+    assert_eq!(halves, 2, "{:#?}", m.global_edges);
 }
 
 #[test]

@@ -16,7 +16,7 @@
 //!   sides of internal edges and side 0 of global edges (-1 where it named the deleted cell),
 //!   and the open-cell count when an open cell went. [`crate::fix()`] then gives the orphaned
 //!   tiles the nearest cell of their kind and redoes the edges from the tile map;
-//! - **added faces** become new cells ([`add`]): a face must be an axis-aligned rectangle
+//! - **added faces** become new cells (`apply/add.rs`): a face must be an axis-aligned rectangle
 //!   (four corners, or more with extra corners on its sides) within the region. The new cell
 //!   takes the tiles whose centres lie inside it and its rectangle is theirs (a face off the
 //!   20-unit tile grid is snapped to the tiles it holds, and the line says so); its corner heights
