@@ -41,23 +41,32 @@ fn with_rectangle(m: &NavMeshTerrain, min: [f32; 2], max: [f32; 2]) -> (EditedMe
 }
 
 fn with_face(m: &NavMeshTerrain, corners: &[[f32; 2]]) -> (EditedMesh, usize) {
+    with_faces(m, &[corners])
+}
+
+/// The region's geometry as an edited mesh, plus one face per corner list, each over its own
+/// copies of its corners (as glTF writes triangles), on the ground; returns the mesh and the
+/// first new face's index.
+fn with_faces(m: &NavMeshTerrain, faces: &[&[[f32; 2]]]) -> (EditedMesh, usize) {
     let g = Nvm.geometry(m).unwrap();
     let mut mesh = EditedMesh {
         vertices: g.vertices.clone(),
         faces: g.polygons.iter().map(|p| p.vertices.to_vec()).collect(),
         attributes: Vec::new(),
     };
-    let n = u32::try_from(mesh.vertices.len()).unwrap();
-    for &[x, z] in corners {
-        let y = m
-            .height_at(x.clamp(0.0, 1920.0), z.clamp(0.0, 1920.0))
-            .unwrap();
-        mesh.vertices.push([x, y, z]);
+    let first = mesh.faces.len();
+    for corners in faces {
+        let n = u32::try_from(mesh.vertices.len()).unwrap();
+        for &[x, z] in *corners {
+            let y = m
+                .height_at(x.clamp(0.0, 1920.0), z.clamp(0.0, 1920.0))
+                .unwrap();
+            mesh.vertices.push([x, y, z]);
+        }
+        mesh.faces
+            .push((n..n + u32::try_from(corners.len()).unwrap()).collect());
     }
-    mesh.faces
-        .push((n..n + u32::try_from(corners.len()).unwrap()).collect());
-    let face = mesh.faces.len() - 1;
-    (mesh, face)
+    (mesh, first)
 }
 
 fn tiles(m: &NavMeshTerrain) -> &[jmxvnvm::Tile] {
@@ -361,13 +370,19 @@ fn a_legacy_region_takes_a_cell_too() {
 /// Apply's error for `corners` added to the town, which must name the face; the model is left
 /// as it was.
 fn refused(corners: &[[f32; 2]]) -> String {
+    refused_faces(&[corners], 0)
+}
+
+/// Apply's error for the faces added to the town, which must name the added face `named`
+/// (counted from the first added); the model is left as it was.
+fn refused_faces(faces: &[&[[f32; 2]]], named: usize) -> String {
     let town = sample("nv_61a8_town.nvm");
-    let (mesh, face) = with_face(&town, corners);
+    let (mesh, first) = with_faces(&town, faces);
     let mut m = town.clone();
     let err = apply_mesh(&Nvm, &mut m, &mesh, &MatchOptions::default())
         .unwrap_err()
         .to_string();
-    assert!(err.contains(&format!("faces[{face}]")), "{err}");
+    assert!(err.contains(&format!("faces[{}]", first + named)), "{err}");
     assert_eq!(m, town, "a refused edit leaves the model as it was");
     err
 }
@@ -377,7 +392,9 @@ fn what_no_cell_can_be_is_refused() {
     // A triangle, and a quad with a slanted side.
     let err = refused(&[[500.0, 700.0], [600.0, 700.0], [600.0, 800.0]]);
     assert!(
-        err.contains("has 3 corners") && err.contains("rectangle"),
+        err.contains("is a triangle that shares no edge")
+            && err.contains("a quad")
+            && err.contains("two triangles that make one"),
         "{err}"
     );
     let err = refused(&[
@@ -450,4 +467,99 @@ fn real_regions_take_a_cell() {
             add_and_check(&m, min, [min[0] + 120.0, min[1] + 120.0]);
         }
     }
+}
+
+/// The rectangle `min..max` as two triangles split along one diagonal (`split` 0 or 1), the
+/// second's corners moved `nudge` along x.
+fn halves(min: [f32; 2], max: [f32; 2], split: usize, nudge: f32) -> [Vec<[f32; 2]>; 2] {
+    let c = [
+        [min[0], max[1]],
+        [max[0], max[1]],
+        [max[0], min[1]],
+        [min[0], min[1]],
+    ];
+    let at = |k: usize, dx: f32| {
+        let [x, z] = c[k % 4];
+        [x + dx, z]
+    };
+    [
+        vec![at(split, 0.0), at(split + 1, 0.0), at(split + 2, 0.0)],
+        vec![at(split + 2, nudge), at(split + 3, nudge), at(split, nudge)],
+    ]
+}
+
+#[test]
+fn two_triangles_make_the_same_cell_as_the_quad() {
+    let town = sample("nv_61a8_town.nvm");
+    // On the tile grid (corners shared with the file's cells), and off it (new corners only,
+    // the second triangle's copies a little off the first's, within the matcher's tolerance).
+    for (min, max, nudge) in [
+        ([100.0, 100.0], [340.0, 400.0], 0.0),
+        ([505.0, 705.0], [595.0, 795.0], 0.0),
+        ([505.0, 705.0], [595.0, 795.0], 2e-4),
+    ] {
+        let (quad, face) = with_rectangle(&town, min, max);
+        let mut by_quad = town.clone();
+        let quad_lines = apply_mesh(&Nvm, &mut by_quad, &quad, &MatchOptions::default()).unwrap();
+        for split in 0..2 {
+            let [a, b] = halves(min, max, split, nudge);
+            let (mesh, first) = with_faces(&town, &[&a, &b]);
+            assert_eq!(first, face);
+            let mut m = town.clone();
+            let lines = apply_mesh(&Nvm, &mut m, &mesh, &MatchOptions::default()).unwrap();
+            assert_eq!(m, by_quad, "{min:?}..{max:?} split {split}: {lines:#?}");
+            let named = format!("faces[{face}]+faces[{}]", face + 1);
+            let expected: Vec<String> = quad_lines
+                .iter()
+                .map(|l| l.replace(&format!("faces[{face}]"), &named))
+                .collect();
+            assert_eq!(lines, expected);
+            assert!(lines[0].contains(&format!("from {named}")), "{lines:#?}");
+        }
+    }
+    // Both rectangles at once, their triangles interleaved: each pair is its own cell.
+    let [a, b] = halves([100.0, 100.0], [340.0, 400.0], 0, 0.0);
+    let [c, d] = halves([1000.0, 1000.0], [1200.0, 1100.0], 1, 0.0);
+    let (mesh, first) = with_faces(&town, &[&a, &c, &b, &d]);
+    let mut m = town.clone();
+    let lines = apply_mesh(&Nvm, &mut m, &mesh, &MatchOptions::default()).unwrap();
+    let news: Vec<&String> = lines.iter().filter(|l| l.contains(": new ")).collect();
+    assert_eq!(news.len(), 2, "{lines:#?}");
+    assert!(news[0].contains(&format!("from faces[{first}]+faces[{}]", first + 2)));
+    assert!(news[1].contains(&format!("from faces[{}]+faces[{}]", first + 1, first + 3)));
+    assert!(Nvm.validate(&m).is_empty());
+}
+
+#[test]
+fn triangles_that_make_no_rectangle_are_refused() {
+    // Sharing the diagonal, but the second's far corner is off the rectangle: a trapezoid.
+    let err = refused_faces(
+        &[
+            &[[500.0, 700.0], [600.0, 700.0], [600.0, 800.0]],
+            &[[600.0, 800.0], [520.0, 800.0], [500.0, 700.0]],
+        ],
+        0,
+    );
+    assert!(
+        err.contains("makes no axis-aligned rectangle with faces[") && err.contains("a quad"),
+        "{err}"
+    );
+    // Sharing a side: the two overlap.
+    let err = refused_faces(
+        &[
+            &[[500.0, 700.0], [600.0, 700.0], [600.0, 800.0]],
+            &[[600.0, 700.0], [500.0, 700.0], [500.0, 800.0]],
+        ],
+        0,
+    );
+    assert!(err.contains("makes no axis-aligned rectangle"), "{err}");
+    // Copies too far apart to be one corner (a unit): no shared edge.
+    let [a, b] = halves([500.0, 700.0], [600.0, 800.0], 0, 1.0);
+    let err = refused_faces(&[&a, &b], 0);
+    assert!(err.contains("shares no edge"), "{err}");
+    // A pair and a third triangle beside it: the third is named.
+    let [a, b] = halves([500.0, 700.0], [600.0, 800.0], 0, 0.0);
+    let third = [[600.0, 700.0], [700.0, 700.0], [600.0, 800.0]];
+    let err = refused_faces(&[&a, &b, &third], 2);
+    assert!(err.contains("is a triangle"), "{err}");
 }

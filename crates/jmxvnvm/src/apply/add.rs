@@ -4,9 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use nav_core::edit::{AddedFace, MatchOptions, show_point};
+use nav_core::edit::AddedFace;
 use nav_core::{RawF32, Result};
 
+use super::face::{Drawn, drawn, rectangle};
 use super::shared::{refuse, renumber};
 use crate::fix::{cells_of_tiles, redo_edges, tile_cells};
 use crate::geometry::ground;
@@ -36,79 +37,20 @@ impl Tiles {
     }
 }
 
-/// Adds one cell per face, in order, then recomputes the edges from the tile map.
+/// Adds one cell per face (two triangles that make a rectangle being one face), in order, then
+/// recomputes the edges from the tile map.
 pub(super) fn add_cells(
     m: &mut NavMeshTerrain,
     faces: &[AddedFace],
     out: &mut Vec<String>,
 ) -> Result<()> {
-    for face in faces {
-        add_cell(m, face, out)?;
+    for face in drawn(faces)? {
+        add_cell(m, &face, out)?;
     }
     if !faces.is_empty() {
         redo_edges(m, out);
     }
     Ok(())
-}
-
-/// The rectangle `face` draws, `(min, max)` in (x, z), within the matcher's tolerance at its
-/// corner farthest from the origin; and that tolerance.
-fn rectangle(face: &AddedFace) -> Result<([f32; 2], [f32; 2], f32)> {
-    let not_one = |why: String| {
-        refuse(
-            format_args!("faces[{}]", face.face),
-            format_args!(
-                "{why}: a Silkroad cell is an axis-aligned rectangle on the ground, so draw a new \
-                 face as a rectangle along x and z (4 corners seen from above, best on the 20-unit \
-                 tile grid)"
-            ),
-        )
-    };
-    let ps = &face.positions;
-    if ps.len() < 4 {
-        return Err(not_one(format!("has {} corners", ps.len())));
-    }
-    if ps.iter().flatten().any(|c| !c.is_finite()) {
-        return Err(not_one("has a corner that is not finite".to_string()));
-    }
-    let options = MatchOptions::default();
-    let tol = ps
-        .iter()
-        .fold(0.0f32, |t, p| t.max(options.tolerance_at(*p)));
-    let span = |axis: usize| {
-        ps.iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
-                (l.min(p[axis]), h.max(p[axis]))
-            })
-    };
-    let ((x0, x1), (z0, z1)) = (span(0), span(2));
-    if !(x1 - x0 > tol && z1 - z0 > tol) {
-        return Err(not_one("has no extent along x or z".to_string()));
-    }
-    let near = |a: f32, b: f32| (a - b).abs() <= tol;
-    for p in ps {
-        if !(near(p[0], x0) || near(p[0], x1) || near(p[2], z0) || near(p[2], z1)) {
-            return Err(not_one(format!(
-                "has corner {} inside its bounding rectangle",
-                show_point(*p)
-            )));
-        }
-    }
-    for (p, q) in ps.iter().zip(ps.iter().cycle().skip(1)) {
-        if !(near(p[0], q[0]) || near(p[2], q[2])) {
-            return Err(not_one(format!(
-                "has a side from {} to {} that runs along neither x nor z",
-                show_point(*p),
-                show_point(*q)
-            )));
-        }
-    }
-    for (x, z) in [(x0, z0), (x1, z0), (x1, z1), (x0, z1)] {
-        if !ps.iter().any(|p| near(p[0], x) && near(p[2], z)) {
-            return Err(not_one(format!("has no corner at x {x}, z {z}")));
-        }
-    }
-    Ok(([x0, z0], [x1, z1], tol))
 }
 
 /// The tiles whose centres lie in `lo..=hi` along one axis, as `first..end`.
@@ -137,12 +79,12 @@ struct Appended {
 }
 
 /// Adds the cell `face` draws (see the module docs); one line per change.
-fn add_cell(m: &mut NavMeshTerrain, face: &AddedFace, out: &mut Vec<String>) -> Result<()> {
-    let at = format!("faces[{}]", face.face);
+fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Result<()> {
+    let at = face.name.as_str();
     let (min, max, tol) = rectangle(face)?;
     if min.iter().any(|&v| v < -tol) || max.iter().any(|&v| v > REGION_SIZE + tol) {
         return Err(refuse(
-            &at,
+            at,
             format_args!(
                 "(x {}..{}, z {}..{}) lies outside the region: a region's cells lie within x and \
                  z 0..{REGION_SIZE} (region-local); draw the face inside it",
@@ -156,7 +98,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &AddedFace, out: &mut Vec<String>) -> 
     };
     if taken.count() == 0 {
         return Err(refuse(
-            &at,
+            at,
             format_args!(
                 "(x {}..{}, z {}..{}) covers no tile centre: a cell holds whole 20-unit tiles \
                  (centres at 10, 30, 50, ...); draw it at least one tile wide, best on the tile \
@@ -192,7 +134,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &AddedFace, out: &mut Vec<String>) -> 
     }
     if open_tiles > 0 && blocked_tiles > 0 {
         return Err(refuse(
-            &at,
+            at,
             format_args!(
                 "covers {open_tiles} open and {blocked_tiles} blocked tiles: a cell's tiles are \
                  all open or all blocked; draw it over tiles of one kind"
@@ -221,7 +163,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &AddedFace, out: &mut Vec<String>) -> 
     }
     if let Some((c, _)) = footprint.iter().find(|(_, (f, n))| f.count() != *n) {
         return Err(refuse(
-            &at,
+            at,
             format_args!(
                 "cells[{c}], which the face takes tiles from, holds tiles that make no \
                  rectangle: the face cannot cut it; mend the tile map first"
@@ -237,7 +179,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &AddedFace, out: &mut Vec<String>) -> 
     }
     if objects.len() > MAX_CELL_OBJECTS {
         return Err(refuse(
-            &at,
+            at,
             format_args!(
                 "the cells it takes tiles from list {} objects, more than the {MAX_CELL_OBJECTS} \
                  a cell can: draw a smaller face",

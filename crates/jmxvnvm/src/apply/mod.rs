@@ -17,7 +17,10 @@
 //!   and the open-cell count when an open cell went. [`crate::fix()`] then gives the orphaned
 //!   tiles the nearest cell of their kind and redoes the edges from the tile map;
 //! - **added faces** become new cells (`apply/add.rs`): a face must be an axis-aligned rectangle
-//!   (four corners, or more with extra corners on its sides) within the region. The new cell
+//!   (four corners, or more with extra corners on its sides) within the region; two added
+//!   triangles that share an edge and together make one (a quad as glTF, which holds only
+//!   triangles, writes it) are one face, named `faces[12]+faces[13]` (`apply/face.rs`), and a
+//!   triangle that pairs with none is refused. The new cell
 //!   takes the tiles whose centres lie inside it and its rectangle is theirs (a face off the
 //!   20-unit tile grid is snapped to the tiles it holds, and the line says so); its corner heights
 //!   are the height map's, the face's y being ignored (the line says so where they differ). The
@@ -39,6 +42,7 @@
 //! learn.
 
 mod add;
+mod face;
 mod shared;
 
 use std::collections::BTreeMap;
