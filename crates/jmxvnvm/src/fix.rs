@@ -25,7 +25,9 @@
 //! 5. **Global edges** with an error, or whose tile map changed: recomputed with the builder's
 //!    [`crate::build::global_edges`] for the region most of them name. An edge with the same ends
 //!    and direction as before keeps the neighbour region's side (cell, direction, region) and its
-//!    flag bits other than Global, which the builder cannot know.
+//!    flag bits other than Global, which the builder cannot know. One that is new is first cut
+//!    where an old edge on its line begins or ends, and each piece within an old edge keeps that
+//!    edge's neighbour side and flag bits (a cell added by [`crate::apply`] cuts border runs).
 //!
 //! Locations name records by their index before the fix.
 
@@ -35,8 +37,8 @@ use nav_core::{Finding, RawF32, Severity};
 
 use crate::build::{global_edges, internal_edges};
 use crate::model::{
-    CellQuad, EdgeFlag, NavMeshTerrain, TILE_COUNT, TILE_SIZE, TILES_PER_SIDE, Tile, TileFlag,
-    TileMap,
+    CellQuad, EdgeFlag, EdgeGlobal, NavMeshTerrain, TILE_COUNT, TILE_SIZE, TILES_PER_SIDE, Tile,
+    TileFlag, TileMap,
 };
 use crate::query::RegionId;
 use crate::validate::validate;
@@ -112,6 +114,16 @@ fn fix_after(m: &mut NavMeshTerrain, findings: &[Finding]) -> Vec<String> {
     out
 }
 
+/// Recomputes the internal and global edges from the tile map (steps 4 and 5), whether or not
+/// validate finds them broken: for an edit that changed which cell holds which tiles without
+/// leaving a reference that names nothing (a cell added by [`crate::apply`]). One line per list
+/// that changed.
+pub(crate) fn redo_edges(m: &mut NavMeshTerrain, out: &mut Vec<String>) {
+    let table = tile_cells(m, &cells_of_tiles(&m.cells));
+    redo_internal_edges(m, &table, out);
+    redo_global_edges(m, &table, out);
+}
+
 /// Step 1: linked edges and cell list entries that name an object past the objects.
 fn drop_object_references(m: &mut NavMeshTerrain, out: &mut Vec<String>) {
     let n = m.objects.len();
@@ -147,7 +159,7 @@ fn drop_object_references(m: &mut NavMeshTerrain, out: &mut Vec<String>) {
 }
 
 /// Each tile's cell by the rectangles: the first cell whose rectangle holds the tile's centre.
-fn cells_of_tiles(cells: &[CellQuad]) -> Vec<Option<usize>> {
+pub(crate) fn cells_of_tiles(cells: &[CellQuad]) -> Vec<Option<usize>> {
     (0..TILE_COUNT)
         .map(|i| {
             let x = ((i % TILES_PER_SIDE) as f32 + 0.5) * TILE_SIZE;
@@ -164,7 +176,7 @@ fn cells_of_tiles(cells: &[CellQuad]) -> Vec<Option<usize>> {
 
 /// The tile → cell table the edges derive from: a modern tile's index where it names a cell,
 /// else the rectangle that holds the tile.
-fn tile_cells(m: &NavMeshTerrain, by_rectangle: &[Option<usize>]) -> Vec<Option<usize>> {
+pub(crate) fn tile_cells(m: &NavMeshTerrain, by_rectangle: &[Option<usize>]) -> Vec<Option<usize>> {
     let cells = m.cells.len();
     (0..TILE_COUNT)
         .map(|i| {
@@ -462,9 +474,22 @@ fn redo_global_edges(m: &mut NavMeshTerrain, table: &[Option<usize>], out: &mut 
             )
         })
         .collect();
-    let mut edges = global_edges(table, region);
+    let mut edges: Vec<EdgeGlobal> = global_edges(table, region)
+        .into_iter()
+        .flat_map(|e| {
+            if old.contains_key(&(e.min, e.max, e.assoc_direction[0])) {
+                vec![e]
+            } else {
+                cut_at_old_ends(&m.global_edges, e)
+            }
+        })
+        .collect();
     for e in &mut edges {
-        if let Some((flags, direction, cell, id)) = old.get(&(e.min, e.max, e.assoc_direction[0])) {
+        let key = (e.min, e.max, e.assoc_direction[0]);
+        let kept = old
+            .get(&key)
+            .or_else(|| within_old_edge(&m.global_edges, e).and_then(|w| old.get(&w)));
+        if let Some((flags, direction, cell, id)) = kept {
             e.flags |= flags & !EdgeFlag::GLOBAL;
             e.assoc_direction[1] = *direction;
             e.assoc_cell_index[1] = *cell;
@@ -479,6 +504,60 @@ fn redo_global_edges(m: &mut NavMeshTerrain, table: &[Option<usize>], out: &mut 
         ));
         m.global_edges = edges;
     }
+}
+
+/// `e` cut where an old global edge on its line, facing its way, begins or ends inside it: so
+/// that each piece lies within one old edge (or none) and keeps that edge's neighbour side.
+fn cut_at_old_ends(old: &[EdgeGlobal], e: EdgeGlobal) -> Vec<EdgeGlobal> {
+    // The axis the edge runs along, and the other (constant) one.
+    let along = usize::from(e.min[0] == e.max[0]);
+    let across = 1 - along;
+    let (lo, hi) = (e.min[along].get(), e.max[along].get());
+    if lo.partial_cmp(&hi) != Some(core::cmp::Ordering::Less) {
+        return vec![e];
+    }
+    let mut cuts: Vec<RawF32> = old
+        .iter()
+        .filter(|o| {
+            o.assoc_direction[0] == e.assoc_direction[0]
+                && o.min[across] == e.min[across]
+                && o.max[across] == e.min[across]
+        })
+        .flat_map(|o| [o.min[along], o.max[along]])
+        .filter(|c| lo < c.get() && c.get() < hi)
+        .collect();
+    cuts.sort_by(|a, b| a.get().total_cmp(&b.get()));
+    cuts.dedup();
+    let mut pieces = Vec::with_capacity(cuts.len() + 1);
+    let mut start = e.min[along];
+    for c in cuts.into_iter().chain([e.max[along]]) {
+        let mut piece = e;
+        piece.min[along] = start;
+        piece.max[along] = c;
+        pieces.push(piece);
+        start = c;
+    }
+    pieces
+}
+
+/// The key of the first old global edge with `e`'s direction whose span holds `e`'s (a border
+/// run a new cell cut in pieces): its neighbour side still lies across every piece.
+fn within_old_edge(old: &[EdgeGlobal], e: &EdgeGlobal) -> Option<EdgeKey> {
+    let span = |a: [RawF32; 2], b: [RawF32; 2]| {
+        let (a, b) = (a.map(|v| v.get()), b.map(|v| v.get()));
+        (
+            [a[0].min(b[0]), a[1].min(b[1])],
+            [a[0].max(b[0]), a[1].max(b[1])],
+        )
+    };
+    let (lo, hi) = span(e.min, e.max);
+    old.iter()
+        .find(|o| {
+            let (olo, ohi) = span(o.min, o.max);
+            o.assoc_direction[0] == e.assoc_direction[0]
+                && (0..2).all(|k| olo[k] <= lo[k] && hi[k] <= ohi[k])
+        })
+        .map(|o| (o.min, o.max, o.assoc_direction[0]))
 }
 
 #[cfg(test)]

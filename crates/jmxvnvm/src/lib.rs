@@ -201,8 +201,8 @@ impl Format for Nvm {
         Some(navigation(model))
     }
 
-    /// Moves cell sides and height-map vertices; refuses deleted and added cells for now. See
-    /// [`apply`].
+    /// Moves cell sides and height-map vertices, deletes the cells of deleted faces and adds a
+    /// cell for each added rectangle. See [`apply`].
     fn apply(
         &self,
         model: &mut Self::Model,

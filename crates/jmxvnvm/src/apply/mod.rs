@@ -16,36 +16,50 @@
 //!   sides of internal edges and side 0 of global edges (-1 where it named the deleted cell),
 //!   and the open-cell count when an open cell went. [`crate::fix()`] then gives the orphaned
 //!   tiles the nearest cell of their kind and redoes the edges from the tile map;
-//! - **added faces** are refused: a region's cells cover its tiles without overlap, so a new
-//!   cell would have to take tiles from the cells around it. Make room by moving the sides of
-//!   an existing cell instead.
+//! - **added faces** become new cells (`apply/add.rs`): a face must be an axis-aligned rectangle
+//!   (four corners, or more with extra corners on its sides) within the region; two added
+//!   triangles that share an edge and together make one (a quad as glTF, which holds only
+//!   triangles, writes it) are one face, named `faces[12]+faces[13]` (`apply/face.rs`), and a
+//!   triangle that pairs with none is refused. The new cell
+//!   takes the tiles whose centres lie inside it and its rectangle is theirs (a face off the
+//!   20-unit tile grid is snapped to the tiles it holds, and the line says so); its corner heights
+//!   are the height map's, the face's y being ignored (the line says so where they differ). The
+//!   tiles must be all open or all blocked, and the cell is of their kind. Each cell that loses
+//!   tiles keeps what is left of it: shrunk where that is a rectangle, else split into up to four
+//!   rectangles (the largest keeps the cell's index, the others become new cells of its kind with
+//!   its object list), deleted where nothing is left. New open cells go at the end of the open
+//!   cells (position `open_cell_count`, which grows), new blocked ones at the end; every
+//!   reference after them is renumbered as for a deletion. The new cell lists the objects of the
+//!   cells it took tiles from. The tile map is rewritten for the tiles that changed cell, and the
+//!   internal and global edges are recomputed from it ([`crate::fix()`]'s steps 4 and 5; a
+//!   global edge cut in pieces keeps the neighbour side it had). A legacy file (no tile map) is
+//!   treated alike, tiles belonging to the cell whose rectangle holds them and being of its kind.
+//!
+//! Deletions are applied first (and fixed), then additions, in the edited mesh's order, each
+//! seeing the cells the ones before it made; the lines of an addition name the cells by their
+//! index before it. Neighbour regions' global edges name this region's cells by index: a cell
+//! inserted among the open cells moves every blocked cell up by one, which those files do not
+//! learn.
+
+mod add;
+mod face;
+mod shared;
 
 use std::collections::BTreeMap;
 
 use nav_core::edit::{MeshEdit, show_point};
 use nav_core::geometry::{Geometry, VertexIdentity};
-use nav_core::{Error, RawF32, Result};
+use nav_core::{RawF32, Result};
 
-use crate::FORMAT;
+use shared::{refuse, renumber};
+
 use crate::model::{HEIGHTS_PER_SIDE, NavMeshTerrain, TILE_SIZE};
-
-fn refuse(context: impl core::fmt::Display, message: impl core::fmt::Display) -> Error {
-    Error::unrepresentable(FORMAT, context, message)
-}
 
 /// Puts `edit`, matched against `original` (this model's geometry), onto `m`; one line per
 /// change (see the module docs).
 pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Result<Vec<String>> {
     if original.vertex_identity != VertexIdentity::Corners {
         return Err(refuse("apply", "the geometry is not this format's"));
-    }
-    if let Some(face) = edit.added.first() {
-        return Err(refuse(
-            format_args!("faces[{}]", face.face),
-            "adding cells is not supported: a region's cells cover its tiles without overlap, \
-             so a new cell would take tiles from others; move the sides of an existing cell \
-             instead, or remove the face",
-        ));
     }
     if !edit.attributes.is_empty() {
         return Err(refuse("apply", "cells carry no attributes to change"));
@@ -146,6 +160,10 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
     deleted.dedup();
     delete_cells(m, &deleted, &mut out);
     out.extend(crate::fix::fix(m));
+    if !edit.added.is_empty() {
+        add::add_cells(m, &edit.added, &mut out)?;
+        out.extend(crate::fix::fix(m));
+    }
     Ok(out)
 }
 
@@ -167,15 +185,6 @@ fn delete_cells(m: &mut NavMeshTerrain, deleted: &[usize], out: &mut Vec<String>
             }
         })
         .collect();
-    let map = |c: i64| -> Option<i64> {
-        let old = usize::try_from(c).ok()?;
-        match new.get(old) {
-            Some(Some(n)) => i64::try_from(*n).ok(),
-            Some(None) => Some(-1),
-            // Past the list already: left as it was.
-            None => Some(c),
-        }
-    };
     let open = usize::try_from(m.open_cell_count).unwrap_or(usize::MAX);
     let open_gone = deleted.iter().filter(|&&i| i < open).count();
     for &i in deleted.iter().rev() {
@@ -198,28 +207,7 @@ fn delete_cells(m: &mut NavMeshTerrain, deleted: &[usize], out: &mut Vec<String>
             m.open_cell_count
         ));
     }
-    if let crate::model::TileMap::Modern(tiles) = &mut m.tile_map {
-        for t in tiles.iter_mut() {
-            if let Some(c) = map(i64::from(t.cell_index)).and_then(|c| i32::try_from(c).ok()) {
-                t.cell_index = c;
-            }
-        }
-    }
-    let side = |c: &mut i16| {
-        if *c >= 0 {
-            if let Some(n) = map(i64::from(*c)).and_then(|n| i16::try_from(n).ok()) {
-                *c = n;
-            }
-        }
-    };
-    for e in &mut m.internal_edges {
-        e.assoc_cell_index.iter_mut().for_each(side);
-    }
-    for e in &mut m.global_edges {
-        if let Some(c) = e.assoc_cell_index.first_mut() {
-            side(c);
-        }
-    }
+    renumber(m, &new);
 }
 
 /// The cell and corner (0 to 3) a geometry vertex is: cells push their four corners in order.
