@@ -263,3 +263,34 @@ fn remove_records_deletes_and_fix_drops_what_named_it() {
     want.retain(|(from, to, _)| from != gone && to != gone);
     assert_eq!(meaning(&after), want);
 }
+
+#[test]
+fn a_link_moved_out_of_its_node_s_run_is_refused() {
+    let (_, _, doc) = sample();
+    // The first node with two links or more gives its first link to the end of the list.
+    let node = doc["model"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["num_links"].as_u64().unwrap() >= 2)
+        .unwrap();
+    let first = doc["model"]["nodes"][node]["first_link"].as_u64().unwrap();
+    let count = doc["model"]["nodes"][node]["num_links"].as_u64().unwrap();
+    let links_after = doc["model"]["links"].as_array().unwrap().len() as u64 - (first + count);
+    assert!(
+        links_after > 0,
+        "the sample has links after node {node}'s run"
+    );
+    let mut edited = doc.clone();
+    let links = edited["model"]["links"].as_array_mut().unwrap();
+    let moved = links.remove(usize::try_from(first + 1).unwrap());
+    links.push(moved);
+    let err = from_json_refused(&edited);
+    assert!(
+        err.contains(&format!(
+            "model.nodes[{node}].first_link: its run of links (#{first} to #{})",
+            first + count - 1
+        )) && err.contains("which was not in it; keep the records of each run together"),
+        "{err}"
+    );
+}

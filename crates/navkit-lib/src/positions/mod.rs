@@ -221,6 +221,7 @@ fn positions_of(
         len: records.len(),
         count,
         runs,
+        hashes,
     }))
 }
 
@@ -319,15 +320,7 @@ fn rewrite(
         return rewrite_local(model, place, list, reference, instance, owner, old, missing);
     }
     if let Some(count_field) = reference.count {
-        return Ok(rewrite_run(
-            model,
-            place,
-            count_field,
-            old,
-            instance,
-            shift,
-            low,
-        ));
+        return rewrite_run(model, place, list, count_field, old, instance, shift, low);
     }
     let new = u64::try_from(old)
         .ok()
@@ -434,20 +427,29 @@ fn rewrite_local(
 
 /// Renumbers a run `old .. old + count`: it now starts at its first surviving record and spans
 /// to its last one.
+#[allow(clippy::too_many_arguments)]
 fn rewrite_run(
     model: &mut Value,
     place: &[Seg],
+    list: &PositionList,
     count_field: &str,
     old: i64,
     instance: &Instance,
     shift: u32,
     low: i64,
-) -> Option<String> {
+) -> Result<Option<String>, String> {
     let [record @ .., _] = place else {
-        return None;
+        return Ok(None);
     };
-    let count = path::get(model, record)?.get(count_field)?.as_u64()?;
-    let first = u64::try_from(old).ok()?;
+    let Some(count) = path::get(model, record)
+        .and_then(|r| r.get(count_field))
+        .and_then(Value::as_u64)
+    else {
+        return Ok(None);
+    };
+    let Ok(first) = u64::try_from(old) else {
+        return Ok(None);
+    };
     let start = instance.moved.partition_point(|&(o, _)| o < first);
     let end = instance
         .moved
@@ -457,7 +459,25 @@ fn rewrite_run(
         members.iter().map(|&(_, n)| n).min(),
         members.iter().map(|&(_, n)| n).max(),
     ) {
-        (Some(lo), Some(hi)) => (lo, hi - lo + 1),
+        (Some(lo), Some(hi)) => {
+            // The run spans its records again: a record from elsewhere among them would join it.
+            let end = first.saturating_add(count);
+            let stranger = (lo..=hi).find_map(|j| {
+                let h = (*instance.hashes.get(j)?)?;
+                (!(first..end).contains(&h)).then_some((j, h))
+            });
+            if let Some((j, h)) = stranger {
+                return Err(format!(
+                    "{}: its run of {}s (#{first} to #{}) now spans {} #{h} (at {j}), which was \
+                     not in it; keep the records of each run together",
+                    Shown(place),
+                    list.noun,
+                    end.saturating_sub(1),
+                    list.noun,
+                ));
+            }
+            (lo, hi - lo + 1)
+        }
         // No record of the run is left: an empty run where the next surviving record is.
         _ => (
             instance.moved.get(start).map_or(instance.len, |&(_, n)| n),
@@ -468,9 +488,10 @@ fn rewrite_run(
     if let Some(slot) = path::get_mut(model, place) {
         *slot = Value::from((new_first << shift) | low);
     }
-    let record = path::get_mut(model, record)?.as_object_mut()?;
-    record.insert(count_field.to_string(), Value::from(new_count));
-    None
+    if let Some(record) = path::get_mut(model, record).and_then(Value::as_object_mut) {
+        record.insert(count_field.to_string(), Value::from(new_count));
+    }
+    Ok(None)
 }
 
 /// Deletes the records at `positions` of the list at the concrete path `list` (`triangles`,

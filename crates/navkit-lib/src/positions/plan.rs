@@ -16,6 +16,8 @@ pub(super) struct Instance {
     pub(super) moved: Vec<(u64, usize)>,
     /// Records now in the list.
     pub(super) len: usize,
+    /// The `"#"` of each record now in the list, in its order (`None`: a new record).
+    pub(super) hashes: Vec<Option<u64>>,
     /// Records in the list when the document was written (its count key), when known.
     pub(super) count: Option<u64>,
     /// The list's runs, when it has owners ([`nav_core::positions::Runs`]).
