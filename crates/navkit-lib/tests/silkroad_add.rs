@@ -1,8 +1,9 @@
-//! Silkroad end to end: a region's geometry written as OBJ text, a quad appended to the text as
-//! a modeller would add a face, the text read back and applied through the registry's `apply`:
-//! the new cell is there, validate is clean, the written file reads back and `diff` shows the
-//! new cell. (The OBJ writer and reader of `navkit export`/`apply` live in the CLI crate; this
-//! test writes and reads the same plain `v`/`f` lines itself, Y up as the geometry is.)
+//! Silkroad end to end: a region's geometry written as OBJ text, a quad (or two triangles making
+//! one, as glTF writes it) appended to the text as a modeller would add a face, the text read
+//! back and applied through the registry's `apply`: the new cell is there, validate is clean,
+//! the written file reads back and `diff` shows the new cell. (The OBJ writer and reader of
+//! `navkit export`/`apply` live in the CLI crate; this test writes and reads the same plain
+//! `v`/`f` lines itself, Y up as the geometry is.)
 // Test code: a panic is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -87,6 +88,17 @@ fn open_ground(m: &jmxvnvm::NavMeshTerrain) -> Option<([f32; 2], [f32; 2])> {
 
 #[test]
 fn a_quad_appended_to_the_obj_becomes_a_cell() {
+    appended_becomes_a_cell(false);
+}
+
+/// As glTF writes a quad: two triangles over the same four vertices, split along a diagonal.
+#[test]
+fn two_triangles_appended_to_the_obj_become_a_cell() {
+    appended_becomes_a_cell(true);
+}
+
+/// A rectangle appended to each region's OBJ text, as one quad or as two triangles (`split`).
+fn appended_becomes_a_cell(split: bool) {
     let format = registry::by_name("jmxvnvm").unwrap();
     let mut checked = 0;
     for (name, bytes) in regions() {
@@ -106,7 +118,12 @@ fn a_quad_appended_to_the_obj_becomes_a_cell() {
             let y = original.height_at(x, z).unwrap();
             writeln!(obj, "v {x} {y} {z}").unwrap();
         }
-        writeln!(obj, "f {} {} {} {}", n + 1, n + 2, n + 3, n + 4).unwrap();
+        if split {
+            writeln!(obj, "f {} {} {}", n + 1, n + 2, n + 3).unwrap();
+            writeln!(obj, "f {} {} {}", n + 3, n + 4, n + 1).unwrap();
+        } else {
+            writeln!(obj, "f {} {} {} {}", n + 1, n + 2, n + 3, n + 4).unwrap();
+        }
 
         let mut opened = format.open(&bytes).unwrap();
         let lines = opened
@@ -119,6 +136,13 @@ fn a_quad_appended_to_the_obj_becomes_a_cell() {
             )),
             "{name}: {lines:#?}"
         );
+        let face = g.polygons.len();
+        let from = if split {
+            format!("from faces[{face}]+faces[{}]", face + 1)
+        } else {
+            format!("from faces[{face}],")
+        };
+        assert!(lines[0].contains(&from), "{name}: {lines:#?}");
         let written = opened.write().unwrap();
         let errors: Vec<_> = format
             .validate(&written)
