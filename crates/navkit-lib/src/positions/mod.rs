@@ -572,22 +572,31 @@ pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> 
     let mut out = Vec::new();
     for plan in lists.iter().map(Plan::new) {
         let found = instances(model, &plan);
+        // Where each instance's runs start, once per instance (run-local references add it).
+        let starts: Vec<Option<Vec<u64>>> = found
+            .iter()
+            .map(|(scope, _)| {
+                let (runs, rest) = (plan.list.runs?, plan.owners.as_deref()?);
+                let owners = runs::owners_of(model, scope, rest)?;
+                runs::starts(model, &owners, runs.count).ok()
+            })
+            .collect();
         let first = out.len();
-        for (scope, list) in &found {
-            let Some(at) = path::get(model, scope) else {
-                continue;
-            };
+        for ((scope, list), starts) in found.iter().zip(&starts) {
             let mut refs = Vec::new();
             let in_scope = plan
                 .refs
                 .iter()
                 .filter(|(r, _)| r.across.is_none() && !r.guarded);
             for (reference, steps) in in_scope {
+                let Some(at) = path::get(model, scope) else {
+                    break;
+                };
                 let mut places = Vec::new();
                 let rest = steps.get(plan.scope..).unwrap_or_default();
                 path::find(at, rest, &mut scope.clone(), &mut places);
                 for place in places {
-                    refs.extend(named(model, &plan, scope, &place, reference));
+                    refs.extend(named(model, starts.as_deref(), &place, reference));
                 }
             }
             out.push(ListReferences {
@@ -603,13 +612,14 @@ pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> 
             let mut places = Vec::new();
             path::find(model, steps, &mut Vec::new(), &mut places);
             for place in places {
-                let target = found
+                let Some(k) = found
                     .iter()
-                    .position(|(scope, _)| across::names_scope(model, &place, scope, across));
-                let Some((k, (scope, _))) = target.and_then(|k| Some((k, found.get(k)?))) else {
+                    .position(|(scope, _)| across::names_scope(model, &place, scope, across))
+                else {
                     continue;
                 };
-                let named = named(model, &plan, scope, &place, reference);
+                let starts = starts.get(k).and_then(Option::as_deref);
+                let named = named(model, starts, &place, reference);
                 if let Some(slot) = out.get_mut(first + k) {
                     slot.refs.extend(named);
                 }
@@ -619,12 +629,11 @@ pub fn references(model: &Value, lists: &[PositionList]) -> Vec<ListReferences> 
     out
 }
 
-/// The reference at `place` and the position it names in the list instance of `scope`, unless
-/// it names none.
+/// The reference at `place` and the position it names, unless it names none; `starts` are
+/// where the runs of its list instance start, for a run-local reference.
 fn named(
     model: &Value,
-    plan: &Plan<'_>,
-    scope: &[Seg],
+    starts: Option<&[u64]>,
     place: &[Seg],
     reference: &Reference,
 ) -> Option<(String, i64)> {
@@ -633,9 +642,8 @@ fn named(
         return None;
     }
     let mut at = (v >> reference.shift.min(62)) - reference.first;
-    if let (Some(owner), Some(runs), Some(rest)) = (reference.local, plan.list.runs, &plan.owners) {
-        let owners = runs::owners_of(model, scope, rest)?;
-        let starts = runs::starts(model, &owners, runs.count).ok()?;
+    if let Some(owner) = reference.local {
+        let starts = starts?;
         let s = runs::owner_of(model, place, owner)?;
         let start = i64::try_from(*starts.get(s)?).ok()?;
         at = at.checked_add(start)?;
