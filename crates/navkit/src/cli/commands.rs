@@ -301,21 +301,25 @@ pub(super) fn diff(
         Failure::Input(msg) => Failure::Usage(msg),
         other => other,
     };
-    // One model at a time: each is dropped once its flat form is made, the second numbered
-    // as the first so that equal records compare as equal bytes.
-    let flat = |path: &Path,
-                previous: Option<&crate::diff::Flat>|
-     -> Result<(&'static dyn AnyFormat, crate::diff::Flat), Failure> {
+    // Each model is dropped once its flat form is made.
+    let flat = |path: &Path| -> Result<(&'static dyn AnyFormat, crate::diff::Flat), Failure> {
         let bytes = read(path).map_err(trouble)?;
         let format = detect_or_fail(forced, path, &bytes).map_err(trouble)?;
         let unreadable = |e| Failure::Usage(format!("{}: {e}", path.display()));
         let model = format.open(&bytes).map_err(unreadable)?;
         drop(bytes);
-        let flat = model.model_flat(previous).map_err(unreadable)?;
+        let flat = model.model_flat(None).map_err(unreadable)?;
         Ok((format, flat))
     };
-    let (fa, ta) = flat(a, None)?;
-    let (fb, tb) = flat(b, Some(&ta))?;
+    // The two files are read and serialised side by side, a thread each: serialising is nearly
+    // all of the work, and the two are independent. Each flat numbers its names on its own;
+    // `diff_flat` renumbers the second only where its names came in another order.
+    let (first, second) = std::thread::scope(|s| {
+        let second = s.spawn(|| flat(b));
+        (flat(a), second.join())
+    });
+    let (fa, ta) = first?;
+    let (fb, tb) = second.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     if fa.name() != fb.name() {
         return Err(Failure::Usage(format!(
             "{} is {} and {} is {}: diff compares two files of one format",
