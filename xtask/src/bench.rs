@@ -199,6 +199,9 @@ impl Bench {
             "-o".as_ref(),
             out.as_os_str(),
         ])?;
+        // The yardstick for `diff`: the file against its rewrite, beside `validate`.
+        let validate = measure(&[navkit.as_os_str(), "validate".as_ref(), f])?;
+        let diff = measure(&[navkit.as_os_str(), "diff".as_ref(), f, out.as_os_str()])?;
         let json = std::env::temp_dir().join("navkit-bench.json");
         let to_json = measure(&[
             navkit.as_os_str(),
@@ -238,6 +241,15 @@ impl Bench {
                 figure: figure(rewrite),
                 peer: peer_text,
                 ratio: String::new(),
+            },
+            Row {
+                what: format!("`navkit diff` {name} against its rewrite, whole process"),
+                figure: figure(diff),
+                peer: format!("`navkit validate` of it: {}", figure(validate)),
+                ratio: format!(
+                    "{:.1}× validate (goal: 50 ms where validate takes 20 ms, 2.5×)",
+                    diff.0 / validate.0.max(f64::MIN_POSITIVE)
+                ),
             },
             Row {
                 what: what("to-json"),

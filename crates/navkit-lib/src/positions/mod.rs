@@ -295,6 +295,35 @@ fn with_position(mut record: Value, i: usize) -> Value {
     }
 }
 
+/// A reference found in the document: where it is, and its value taken apart.
+struct Place<'p> {
+    /// Its path in the document.
+    at: &'p [Seg],
+    /// The bits under the position ([`Reference::shift`]), kept as they are.
+    low: i64,
+    /// How far the position is shifted up.
+    shift: u32,
+    /// What the stored position counts from ([`Reference::first`]).
+    first: i64,
+    /// The position it names, counted from 0 ([`Reference::first`] taken off).
+    old: i64,
+}
+
+impl Place<'_> {
+    /// Stores position `new` (counted from 0) where the reference was, counted from
+    /// [`Reference::first`], shifted and above the kept low bits; the value stored. A position
+    /// past what fits is stored as the largest that does.
+    fn store(&self, model: &mut Value, new: usize) -> i64 {
+        let most = i64::MAX >> self.shift;
+        let new = i64::try_from(new).map_or(most, |n| n.saturating_add(self.first).min(most));
+        let stored = (new << self.shift) | self.low;
+        if let Some(slot) = path::get_mut(model, self.at) {
+            *slot = Value::from(stored);
+        }
+        stored
+    }
+}
+
 /// Renumbers the reference at `place`; a line when it was set dangling.
 fn rewrite(
     model: &mut Value,
@@ -314,14 +343,20 @@ fn rewrite(
         return Ok(None);
     }
     let shift = reference.shift.min(62);
-    let low = value & ((1i64 << shift) - 1);
-    let old = (value >> shift) - reference.first;
+    let place = Place {
+        at: place,
+        low: value & ((1i64 << shift) - 1),
+        shift,
+        first: reference.first,
+        old: (value >> shift) - reference.first,
+    };
     if let Some(owner) = reference.local {
-        return rewrite_local(model, place, list, reference, instance, owner, old, missing);
+        return rewrite_local(model, &place, list, instance, owner, missing);
     }
     if let Some(count_field) = reference.count {
-        return rewrite_run(model, place, list, count_field, old, instance, shift, low);
+        return rewrite_run(model, &place, list, count_field, instance);
     }
+    let old = place.old;
     let new = u64::try_from(old)
         .ok()
         .and_then(|o| instance.new_position(o));
@@ -338,21 +373,17 @@ fn rewrite(
         (None, Missing::Refuse) => {
             return Err(format!(
                 "{}: names {} #{old}, which the document no longer holds",
-                Shown(place),
+                Shown(place.at),
                 list.noun
             ));
         }
         (None, Missing::Dangle) => (instance.len, true),
     };
-    let new = i64::try_from(new).map_or(i64::MAX >> shift, |n| n.saturating_add(reference.first));
-    let stored = (new << shift) | low;
-    if let Some(slot) = path::get_mut(model, place) {
-        *slot = Value::from(stored);
-    }
+    let stored = place.store(model, new);
     let line = dangling.then(|| {
         format!(
             "{}: named {} {old}, which was removed; now {stored} (past the {} left)",
-            Shown(place),
+            Shown(place.at),
             list.noun,
             instance.len
         )
@@ -360,24 +391,22 @@ fn rewrite(
     Ok(line)
 }
 
-/// Renumbers a reference that counts from the start of `owner`'s run (`old` is its value).
-#[allow(clippy::too_many_arguments)]
+/// Renumbers a reference that counts from the start of `owner`'s run.
 fn rewrite_local(
     model: &mut Value,
-    place: &[Seg],
+    place: &Place<'_>,
     list: &PositionList,
-    reference: &Reference,
     instance: &Instance,
     owner: Owner,
-    old: i64,
     missing: Missing,
 ) -> Result<Option<String>, String> {
     let Some(runs) = &instance.runs else {
         return Ok(None);
     };
+    let old = place.old;
     // An owner that is not there, or a value past its run when written: it named no record
     // of the run then either, and is left as it is (validate reports it).
-    let Some(s) = runs::owner_of(model, place, owner) else {
+    let Some(s) = runs::owner_of(model, place.at, owner) else {
         return Ok(None);
     };
     let Some((start, end)) = runs.old_run(s) else {
@@ -393,12 +422,14 @@ fn rewrite_local(
         return Err(match missing {
             Missing::Refuse => format!(
                 "{}: names {} #{old_at} ({old} of its run), which the document no longer holds",
-                Shown(place),
+                Shown(place.at),
                 list.noun
             ),
             Missing::Dangle => format!(
-                "{}: names {} {old_at} ({old} of its run), which is to be removed; a reference                  counted from its run's start cannot be pointed past the list, so change or                  remove it first",
-                Shown(place),
+                "{}: names {} {old_at} ({old} of its run), which is to be removed; a reference \
+                 counted from its run's start cannot be pointed past the list, so change or \
+                 remove it first",
+                Shown(place.at),
                 list.noun
             ),
         });
@@ -406,39 +437,27 @@ fn rewrite_local(
     let local = runs
         .new_start(s)
         .and_then(|b| new_at.checked_sub(b))
-        .and_then(|l| i64::try_from(l).ok())
         .ok_or_else(|| {
             format!(
                 "{}: names {} #{old_at}, which is no longer in its run",
-                Shown(place),
+                Shown(place.at),
                 list.noun
             )
         })?;
-    let shift = reference.shift.min(62);
-    let low = path::get(model, place)
-        .and_then(Value::as_i64)
-        .map_or(0, |v| v & ((1i64 << shift) - 1));
-    let stored = (local.saturating_add(reference.first) << shift) | low;
-    if let Some(slot) = path::get_mut(model, place) {
-        *slot = Value::from(stored);
-    }
+    place.store(model, local);
     Ok(None)
 }
 
 /// Renumbers a run `old .. old + count`: it now starts at its first surviving record and spans
 /// to its last one.
-#[allow(clippy::too_many_arguments)]
 fn rewrite_run(
     model: &mut Value,
-    place: &[Seg],
+    place: &Place<'_>,
     list: &PositionList,
     count_field: &str,
-    old: i64,
     instance: &Instance,
-    shift: u32,
-    low: i64,
 ) -> Result<Option<String>, String> {
-    let [record @ .., _] = place else {
+    let [record @ .., _] = place.at else {
         return Ok(None);
     };
     let Some(count) = path::get(model, record)
@@ -447,7 +466,7 @@ fn rewrite_run(
     else {
         return Ok(None);
     };
-    let Ok(first) = u64::try_from(old) else {
+    let Ok(first) = u64::try_from(place.old) else {
         return Ok(None);
     };
     let start = instance.moved.partition_point(|&(o, _)| o < first);
@@ -470,7 +489,7 @@ fn rewrite_run(
                 return Err(format!(
                     "{}: its run of {}s (#{first} to #{}) now spans {} #{h} (at {j}), which was \
                      not in it; keep the records of each run together",
-                    Shown(place),
+                    Shown(place.at),
                     list.noun,
                     end.saturating_sub(1),
                     list.noun,
@@ -484,10 +503,7 @@ fn rewrite_run(
             0,
         ),
     };
-    let new_first = i64::try_from(new_first).unwrap_or(i64::MAX >> shift);
-    if let Some(slot) = path::get_mut(model, place) {
-        *slot = Value::from((new_first << shift) | low);
-    }
+    place.store(model, new_first);
     if let Some(record) = path::get_mut(model, record).and_then(Value::as_object_mut) {
         record.insert(count_field.to_string(), Value::from(new_count));
     }
