@@ -90,8 +90,9 @@ pub trait AnyFormat: Send + Sync {
     /// The owned model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// The owned model in its flat form, for `navkit diff` ([`crate::diff::diff_flat`]):
-    /// numbered as `previous` when given ([`crate::diff::Flat::next`]). Only the flat outlives
-    /// the call.
+    /// numbered as `previous` when given ([`crate::diff::Flat::next`]), else with room for
+    /// twice the file's bytes ([`crate::diff::Flat::with_room`]). Only the flat outlives the
+    /// call.
     fn model_flat(
         &self,
         bytes: &[u8],
@@ -229,7 +230,8 @@ where
         bytes: &[u8],
         previous: Option<&crate::diff::Flat>,
     ) -> Result<crate::diff::Flat, Error> {
-        self.open(bytes)?.model_flat(previous)
+        let room = bytes.len().saturating_mul(2);
+        self.open(bytes)?.model_flat(previous, room)
     }
 
     fn rewrite(&self, bytes: &[u8]) -> Result<Vec<u8>, Error> {
@@ -358,8 +360,14 @@ pub trait Opened: Send + Sync {
     /// The model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
     /// The model in its flat form, for [`crate::diff::diff_flat`]: numbered as `previous` when
-    /// given ([`crate::diff::Flat::next`]).
-    fn model_flat(&self, previous: Option<&crate::diff::Flat>) -> Result<crate::diff::Flat, Error>;
+    /// given ([`crate::diff::Flat::next`]), else into a buffer with room for `room` bytes
+    /// ([`crate::diff::Flat::with_room`]: twice the file's size spares copies as it grows; 0
+    /// lets it grow).
+    fn model_flat(
+        &self,
+        previous: Option<&crate::diff::Flat>,
+        room: usize,
+    ) -> Result<crate::diff::Flat, Error>;
     /// A copy of this model, as a new opened model.
     fn boxed_clone(&self) -> Box<dyn Opened>;
     /// The model itself, for a caller that knows its type (`downcast_ref::<nav_quake::NavFile>`).
@@ -472,10 +480,14 @@ where
         crate::diff::Tree::of(&self.model).map_err(|e| self.unserialisable(e))
     }
 
-    fn model_flat(&self, previous: Option<&crate::diff::Flat>) -> Result<crate::diff::Flat, Error> {
+    fn model_flat(
+        &self,
+        previous: Option<&crate::diff::Flat>,
+        room: usize,
+    ) -> Result<crate::diff::Flat, Error> {
         match previous {
             Some(p) => p.next(&self.model),
-            None => crate::diff::Flat::of(&self.model),
+            None => crate::diff::Flat::with_room(&self.model, room),
         }
         .map_err(|e| self.unserialisable(e))
     }

@@ -91,7 +91,7 @@ impl Navmesh {
         &self,
         previous: Option<&navkit_lib::diff::Flat>,
     ) -> PyResult<navkit_lib::diff::Flat> {
-        self.with(|m| m.model_flat(previous))?.map_err(nav_error)
+        self.with(|m| m.model_flat(previous, 0))?.map_err(nav_error)
     }
 
     /// The model written as a file.

@@ -46,7 +46,16 @@ pub struct Flat {
 impl Flat {
     /// The flat form of any serialisable value.
     pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<Flat, String> {
-        Encoder::new(Names::default()).encode(value)
+        Flat::with_room(value, 0)
+    }
+
+    /// [`Flat::of`] into a buffer with room for `room` bytes from the start. A flat that has to
+    /// grow is copied as it grows, the old and new buffers both held for a moment; one made
+    /// with room for all of it is not: for `navkit diff` of a 4 MB Source map (whose flat is
+    /// about 1.75× the file) room for twice the file's bytes takes the peak from about 31.5 to
+    /// 27.5 MiB. Room left over is given back at the end.
+    pub fn with_room<T: Serialize + ?Sized>(value: &T, room: usize) -> Result<Flat, String> {
+        Encoder::with_capacity(Names::default(), room).encode(value)
     }
 
     /// The flat form of `value`, numbering names as `self` does, so that comparing the two is

@@ -212,7 +212,7 @@ fn flat_and_tree_walks_agree_on_every_corpus_file_and_edit() {
         let f = format.name();
         let tree = opened.model_tree().unwrap();
         // The serialiser and the tree agree value for value.
-        let flat = opened.model_flat(None).unwrap();
+        let flat = opened.model_flat(None, 0).unwrap();
         assert!(flat == Flat::of_tree(&tree, None).unwrap(), "{name}: flat");
         drop(opened);
         let rewritten = format.model_tree(&format.rewrite(&bytes).unwrap()).unwrap();
