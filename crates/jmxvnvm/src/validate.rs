@@ -8,15 +8,16 @@
 //! lies in another cell's rectangle and not in its own is an error (one finding per pair of
 //! cells, at most [`MAX_TILE_PAIRS`] of them and then a count), which [`crate::fix()`] mends by
 //! giving every tile the cell whose rectangle holds it. A tile whose centre lies in no cell's
-//! rectangle at all is a warning (one per cell named, as many): that is a hole in the cells, which
-//! is what deleting a cell leaves and what fix keeps (it gives such tiles the nearest cell of
-//! their kind and cannot move rectangles). No real `.nvm` file could be checked (none is public,
-//! see the corpus README); the repository's samples and the builder's regions have no tile of
-//! either kind, every tile lying in the one cell it names.
-
-use nav_core::{Finding, Place};
+//! rectangle at all is not reported: that is a hole in the cells, which deleting a cell (or
+//! moving a side inward alone) leaves and fix keeps on purpose, giving the tiles the nearest cell
+//! of their kind (it cannot move rectangles); the navkit-lib and jmxvnvm tests hold such a fixed
+//! region as validating clean. No real `.nvm` file could be checked (none is public, see the
+//! corpus README): the repository's four samples and the builder's regions have no tile outside
+//! the cell it names, of either kind.
 
 use std::collections::BTreeMap;
+
+use nav_core::{Finding, Place};
 
 use crate::model::{EdgeDirection, NavMeshTerrain, TILE_SIZE, TILES_PER_SIDE, TileMap};
 
@@ -266,16 +267,15 @@ impl Tally {
     }
 }
 
-/// Modern tiles whose centre lies outside the cell they name: in another cell's rectangle (an
-/// error), or in none (a warning); see the module docs.
+/// Modern tiles whose centre lies outside the cell they name and in another cell's rectangle
+/// (see the module docs).
 fn tiles_against_cells(model: &NavMeshTerrain, out: &mut Vec<Finding>) {
     let TileMap::Modern(tiles) = &model.tile_map else {
         return;
     };
     let cells = &model.cells;
-    // (named cell, holding cell) → tiles; named cell → tiles in no rectangle.
+    // (named cell, holding cell) → tiles.
     let mut elsewhere: BTreeMap<(usize, usize), Tally> = BTreeMap::new();
-    let mut nowhere: BTreeMap<usize, Tally> = BTreeMap::new();
     for (i, t) in tiles.iter().enumerate() {
         let Some(own) = usize::try_from(t.cell_index)
             .ok()
@@ -286,17 +286,11 @@ fn tiles_against_cells(model: &NavMeshTerrain, out: &mut Vec<Finding>) {
         if holds(own.1, i) {
             continue;
         }
-        match cells.iter().position(|q| holds(q, i)) {
-            Some(d) => {
-                let e = elsewhere.get_mut(&(own.0, d));
-                if let Some(t) = Tally::add(e, i) {
-                    elsewhere.insert((own.0, d), t);
-                }
-            }
-            None => {
-                if let Some(t) = Tally::add(nowhere.get_mut(&own.0), i) {
-                    nowhere.insert(own.0, t);
-                }
+        // A tile in no rectangle is a hole in the cells, not a wrong reference (see the module
+        // docs).
+        if let Some(d) = cells.iter().position(|q| holds(q, i)) {
+            if let Some(t) = Tally::add(elsewhere.get_mut(&(own.0, d)), i) {
+                elsewhere.insert((own.0, d), t);
             }
         }
     }
@@ -327,19 +321,6 @@ fn tiles_against_cells(model: &NavMeshTerrain, out: &mut Vec<Finding>) {
                 ),
             )
             .worded(Tally { first, count: 1 }.show().0),
-        );
-    }
-    for (&c, &t) in &nowhere {
-        let (at, who, lie) = t.show();
-        out.push(
-            Finding::warning(
-                ("tile_map", t.first),
-                format!(
-                    "{who} cells[{c}] but {lie} in no cell's rectangle (a hole in the \
-                     cells, as a deleted cell leaves)"
-                ),
-            )
-            .worded(at),
         );
     }
 }
