@@ -108,11 +108,6 @@ pub(super) fn move_sides(
     Ok(went)
 }
 
-/// The tile index of (`x`, `z`).
-fn tile(x: usize, z: usize) -> usize {
-    z * TILES_PER_SIDE + x
-}
-
 /// Whether the centre of tile `i` lies in `min..=max`.
 fn holds(min: [f32; 2], max: [f32; 2], i: usize) -> bool {
     let c = [
@@ -196,10 +191,9 @@ fn grow(
         return Err(refuse(
             &name,
             format_args!(
-                "its moved side grows over tile_map[{}] (x {x}, z {z}) of {holder}, a {} tile \
+                "its moved side grows over tile_map[{i}] (x {x}, z {z}) of {holder}, a {} tile \
                  ({n} such in all), but it is {} cell: a cell's tiles are all open or all \
                  blocked; move the side over tiles of its kind only",
-                tile(x, z),
                 if open_cell { "blocked" } else { "open" },
                 if open_cell { "an open" } else { "a blocked" },
             ),
