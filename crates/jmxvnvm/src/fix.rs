@@ -8,7 +8,8 @@
 //! 1. **Linked edges** that name an object past the objects, and **cell object list** entries that
 //!    name an object past the objects, are dropped (one line each). The lists cannot be
 //!    recomputed: the object footprints the builder fills them from are not in the file.
-//! 2. **Tile map** (modern layout) with a tile that names no cell: every tile's cell index is
+//! 2. **Tile map** (modern layout) with a tile that names no cell, or that names a cell whose
+//!    rectangle does not hold its centre while another's does: every tile's cell index is
 //!    recomputed from the cell rectangles (the cell holding the tile's centre). A tile that no
 //!    rectangle holds keeps its index if it names a cell; one that names no cell (the tiles of a
 //!    deleted cell, whose rectangle went with it) is given the **nearest** cell: the one whose

@@ -3,10 +3,27 @@
 //! Indices that name nothing are errors; oddities the game may cope with (directions that do not
 //! face each other, a direction without a cell) are warnings; values outside what is documented
 //! (a flag byte over 1, a plane type over 3) are informational.
+//!
+//! A modern tile names the cell that holds it, and the cells are rectangles: a tile whose centre
+//! lies in another cell's rectangle and not in its own is an error (one finding per pair of
+//! cells, at most [`MAX_TILE_PAIRS`] of them and then a count), which [`crate::fix()`] mends by
+//! giving every tile the cell whose rectangle holds it. A tile whose centre lies in no cell's
+//! rectangle at all is not reported: that is a hole in the cells, which deleting a cell (or
+//! moving a side inward alone) leaves and fix keeps on purpose, giving the tiles the nearest cell
+//! of their kind (it cannot move rectangles); the navkit-lib and jmxvnvm tests hold such a fixed
+//! region as validating clean. No real `.nvm` file could be checked (none is public, see the
+//! corpus README): the repository's four samples and the builder's regions have no tile outside
+//! the cell it names, of either kind.
+
+use std::collections::BTreeMap;
 
 use nav_core::{Finding, Place};
 
-use crate::model::{EdgeDirection, NavMeshTerrain, TileMap};
+use crate::model::{EdgeDirection, NavMeshTerrain, TILE_SIZE, TILES_PER_SIDE, TileMap};
+
+/// The most findings about tiles in another cell's rectangle, one per pair of cells; the rest are
+/// counted in one more.
+pub const MAX_TILE_PAIRS: usize = 16;
 
 /// Every finding about `model`, in file order.
 pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
@@ -127,6 +144,7 @@ pub fn validate(model: &NavMeshTerrain) -> Vec<Finding> {
             }
         }
     }
+    tiles_against_cells(model, &mut out);
     let nan = model.height_map.iter().filter(|h| h.get().is_nan()).count();
     if nan > 0 {
         out.push(Finding::warning(
@@ -198,5 +216,111 @@ fn edge_sides(
                 ));
             }
         }
+    }
+}
+
+/// Whether the centre of tile `i` lies in `c`'s rectangle (bounds included, as
+/// [`crate::fix()`] reads them).
+fn holds(c: &crate::model::CellQuad, i: usize) -> bool {
+    let centre = [
+        ((i % TILES_PER_SIDE) as f32 + 0.5) * TILE_SIZE,
+        ((i / TILES_PER_SIDE) as f32 + 0.5) * TILE_SIZE,
+    ];
+    (0..2).all(|a| {
+        c.min.get(a).is_some_and(|lo| lo.get() <= centre[a])
+            && c.max.get(a).is_some_and(|hi| centre[a] <= hi.get())
+    })
+}
+
+/// The tiles a pair of cells (or one cell and no other) share: the first, and how many.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    first: usize,
+    count: usize,
+}
+
+impl Tally {
+    fn add(entry: Option<&mut Tally>, i: usize) -> Option<Tally> {
+        match entry {
+            Some(t) => {
+                t.count += 1;
+                None
+            }
+            None => Some(Tally { first: i, count: 1 }),
+        }
+    }
+
+    /// `tile_map[97] (x 1, z 1)`, `12 tiles (this the first) name` (`this tile names` for one),
+    /// and `lie` (`lies`).
+    fn show(self) -> (String, String, &'static str) {
+        let i = self.first;
+        let at = format!(
+            "tile_map[{i}] (x {}, z {})",
+            i % TILES_PER_SIDE,
+            i / TILES_PER_SIDE
+        );
+        let how_many = match self.count {
+            0 | 1 => "this tile names".to_string(),
+            n => format!("{n} tiles (this the first) name"),
+        };
+        (at, how_many, if self.count > 1 { "lie" } else { "lies" })
+    }
+}
+
+/// Modern tiles whose centre lies outside the cell they name and in another cell's rectangle
+/// (see the module docs).
+fn tiles_against_cells(model: &NavMeshTerrain, out: &mut Vec<Finding>) {
+    let TileMap::Modern(tiles) = &model.tile_map else {
+        return;
+    };
+    let cells = &model.cells;
+    // (named cell, holding cell) → tiles.
+    let mut elsewhere: BTreeMap<(usize, usize), Tally> = BTreeMap::new();
+    for (i, t) in tiles.iter().enumerate() {
+        let Some(own) = usize::try_from(t.cell_index)
+            .ok()
+            .and_then(|c| cells.get(c).map(|q| (c, q)))
+        else {
+            continue; // names no cell: reported above
+        };
+        if holds(own.1, i) {
+            continue;
+        }
+        // A tile in no rectangle is a hole in the cells, not a wrong reference (see the module
+        // docs).
+        if let Some(d) = cells.iter().position(|q| holds(q, i)) {
+            if let Some(t) = Tally::add(elsewhere.get_mut(&(own.0, d)), i) {
+                elsewhere.insert((own.0, d), t);
+            }
+        }
+    }
+    for (&(c, d), &t) in elsewhere.iter().take(MAX_TILE_PAIRS) {
+        let (at, who, lie) = t.show();
+        out.push(
+            Finding::error(
+                ("tile_map", t.first),
+                format!(
+                    "{who} cells[{c}] but {lie} in cells[{d}]'s rectangle, not in \
+                     cells[{c}]'s: a tile names the cell whose rectangle holds its centre"
+                ),
+            )
+            .worded(at),
+        );
+    }
+    if elsewhere.len() > MAX_TILE_PAIRS {
+        let rest: Vec<Tally> = elsewhere.values().skip(MAX_TILE_PAIRS).copied().collect();
+        let tiles: usize = rest.iter().map(|t| t.count).sum();
+        let first = rest.first().map_or(0, |t| t.first);
+        out.push(
+            Finding::error(
+                ("tile_map", first),
+                format!(
+                    "and {tiles} more tiles, for {} more pairs of cells, name a cell whose \
+                     rectangle does not hold them while another's does",
+                    rest.len()
+                ),
+            )
+            .worded(Tally { first, count: 1 }.show().0),
+        );
     }
 }

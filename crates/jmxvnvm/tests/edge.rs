@@ -181,12 +181,18 @@ fn hand_made_file_reads_as_documented() {
     assert_eq!(m.height_at(f32::NAN, 3.0), None);
     assert_eq!(m.plane_at(1919.0, 0.0), Some((1, 800.0)));
     // The global edge's far cell (17) is in the neighbour region: no finding; the internal
-    // edge's -1 cell with direction -1 is consistent. Only the NaN corner is reported.
+    // edge's -1 cell with direction -1 is consistent. The NaN corner is reported, and the tile
+    // map, zero (cell 0) almost everywhere, against the rectangles: cell 1's tiles name cell 0
+    // (one error for the pair). The first column lies in no rectangle (cell 0's holds no tile
+    // centre with its NaN side): a hole, not reported.
     let findings: Vec<String> = validate(&m).iter().map(|f| f.to_string()).collect();
     assert_eq!(
         findings,
         [
-            "warning: cells[0]: rectangle (0.0, 0.0)..(20.0, NaN(0x7fc00001)) is not a proper min/max pair"
+            "warning: cells[0]: rectangle (0.0, 0.0)..(20.0, NaN(0x7fc00001)) is not a proper min/max pair",
+            "error: tile_map[2] (x 2, z 0): 4512 tiles (this the first) name cells[0] but lie in \
+             cells[1]'s rectangle, not in cells[0]'s: a tile names the cell whose rectangle \
+             holds its centre"
         ]
     );
 }

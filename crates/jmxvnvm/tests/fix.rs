@@ -9,8 +9,6 @@
     clippy::cast_possible_truncation
 )]
 
-use std::path::PathBuf;
-
 use jmxvnvm::fix::mends;
 use jmxvnvm::{NavMeshTerrain, Nvm, RegionId, TerrainBuilder, build};
 use nav_core::testing::{assert_places, files_have_places, fix_files};
@@ -58,23 +56,12 @@ fn fix_and_check(what: &str, m: &mut NavMeshTerrain) -> Vec<String> {
     changes
 }
 
-fn samples() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/silkroad");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "nvm"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every real file, and every sample the builder made: untouched when validate finds no error
 /// fix mends; fewer errors, none that fix mends, otherwise.
 #[test]
 fn real_files_and_samples_fix_only_what_validate_finds() {
     let real = common::real_nvm_files("fix");
-    let samples = samples();
+    let samples = common::samples();
     assert_eq!(samples.len(), 4);
     let walked = real.len() + samples.len();
     let tally = fix_files(&Nvm, real.into_iter().chain(samples), mends);
@@ -274,6 +261,6 @@ fn arbitrary_models_never_panic() {
 #[test]
 fn every_finding_of_real_files_and_samples_has_a_place() {
     let real = common::real_nvm_files("finding places").into_iter();
-    let (read, _) = files_have_places(&Nvm, real.chain(samples()), ROOTS);
+    let (read, _) = files_have_places(&Nvm, real.chain(common::samples()), ROOTS);
     assert!(read > 0);
 }

@@ -1,7 +1,8 @@
 //! Silkroad end to end: a region's geometry written as OBJ text, a quad (or two triangles making
 //! one, as glTF writes it) appended to the text as a modeller would add a face, the text read
 //! back and applied through the registry's `apply`: the new cell is there, validate is clean,
-//! the written file reads back and `diff` shows the new cell. (The OBJ writer and reader of
+//! the written file reads back and `diff` shows the new cell. A cell's side moved a tile row
+//! outward in the text takes the tiles under it. (The OBJ writer and reader of
 //! `navkit export`/`apply` live in the CLI crate; this test writes and reads the same plain
 //! `v`/`f` lines itself, Y up as the geometry is.)
 // Test code: a panic is a failed test.
@@ -37,6 +38,16 @@ fn regions() -> Vec<(String, Vec<u8>)> {
         out.push((path.display().to_string(), std::fs::read(path).unwrap()));
     }
     out
+}
+
+/// The errors validate finds in a written file.
+fn errors(format: &dyn navkit_lib::registry::AnyFormat, bytes: &[u8]) -> Vec<nav_core::Finding> {
+    format
+        .validate(bytes)
+        .unwrap()
+        .into_iter()
+        .filter(|f| f.severity == nav_core::Severity::Error)
+        .collect()
 }
 
 /// The geometry as OBJ text: one `v` per vertex, one `f` per polygon (1-based).
@@ -144,13 +155,7 @@ fn appended_becomes_a_cell(split: bool) {
         };
         assert!(lines[0].contains(&from), "{name}: {lines:#?}");
         let written = opened.write().unwrap();
-        let errors: Vec<_> = format
-            .validate(&written)
-            .unwrap()
-            .into_iter()
-            .filter(|f| f.severity == nav_core::Severity::Error)
-            .collect();
-        assert_eq!(errors, [], "{name}: {lines:#?}");
+        assert_eq!(errors(format, &written), [], "{name}: {lines:#?}");
         let m = Nvm.read(&written).unwrap();
         let centre = [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0];
         let k = m.cell_at(centre[0], centre[1]).unwrap();
@@ -199,4 +204,87 @@ fn appended_becomes_a_cell(split: bool) {
         checked += 1;
     }
     assert!(checked >= 2, "both samples are edited");
+}
+
+/// An open cell on the tile grid whose max-x side has, in the tile column beyond it, only open
+/// tiles of open cells: the first one.
+// The rectangle sides cast are whole tile multiples within 0..=1920 (checked by `grid`).
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn open_cell_with_open_column_right(m: &jmxvnvm::NavMeshTerrain) -> Option<usize> {
+    let open = m.open_cell_count as usize;
+    let centre = |t: usize| t as f32 * 20.0 + 10.0;
+    (0..open).find(|&c| {
+        let (min, max) = (m.cells[c].min, m.cells[c].max);
+        let grid = [min[0], min[1], max[0], max[1]]
+            .iter()
+            .all(|v| v.get() % 20.0 == 0.0);
+        let x = (max[0].get() / 20.0) as usize;
+        let rows = (min[1].get() / 20.0) as usize..(max[1].get() / 20.0) as usize;
+        grid && x < 96
+            && rows.clone().all(|z| {
+                m.is_blocked(centre(x), centre(z)) == Some(false)
+                    && m.cell_at(centre(x), centre(z)).is_some_and(|k| k < open)
+            })
+    })
+}
+
+/// Both corners of a cell's max-x side moved one tile further in the OBJ text: the cell takes
+/// the column of tiles under it, its neighbour gives them up, validate finds no error.
+#[test]
+fn a_side_moved_in_the_obj_takes_the_tiles_under_it() {
+    let format = registry::by_name("jmxvnvm").unwrap();
+    let mut checked = 0;
+    for (name, bytes) in regions() {
+        let original = Nvm.read(&bytes).unwrap();
+        let Some(k) = open_cell_with_open_column_right(&original) else {
+            // The legacy sample is one cell over the whole region: no side to move outward.
+            assert_eq!(original.cells.len(), 1, "{name}: no open cell to grow");
+            println!("{name}: one cell over the whole region, no side to move outward");
+            continue;
+        };
+        let mut g = format.geometry(&bytes).unwrap().unwrap();
+        let p = g
+            .polygons
+            .iter()
+            .find(|p| p.record.map(|r| r.index as usize) == Some(k))
+            .unwrap()
+            .clone();
+        let to = original.cells[k].max[0].get() + 20.0;
+        // Corners 1 and 2 are the max-x side.
+        for c in [1, 2] {
+            g.vertices[p.vertices[c] as usize][0] = to;
+        }
+        let mut opened = format.open(&bytes).unwrap();
+        let lines = opened
+            .apply(&from_obj(&to_obj(&g)), &MatchOptions::default())
+            .unwrap();
+        assert!(
+            lines[0].starts_with(&format!("cells[{k}]: now")),
+            "{name}: {lines:#?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("cells[{k}]: took "))),
+            "{name}: {lines:#?}"
+        );
+        let written = opened.write().unwrap();
+        assert_eq!(errors(format, &written), [], "{name}: {lines:#?}");
+        let m = Nvm.read(&written).unwrap();
+        // The grown-over column is the moved cell's, whose rectangle reaches `to`.
+        let (z0, z1) = (
+            original.cells[k].min[1].get(),
+            original.cells[k].max[1].get(),
+        );
+        let mut z = z0 + 10.0;
+        while z < z1 {
+            let c = m.cell_at(to - 10.0, z).unwrap();
+            assert_eq!(m.cells[c].max[0].get(), to, "{name}: z {z}");
+            assert_eq!(m.cells[c].min[1].get(), z0, "{name}: z {z}");
+            z += 20.0;
+        }
+        eprintln!("{name}: cell {k} grown to x {to}: {}", lines.join("; "));
+        checked += 1;
+    }
+    assert!(checked >= 1, "the town sample is edited");
 }

@@ -20,13 +20,24 @@ const MAX_CELL_OBJECTS: usize = 255;
 
 /// A rectangle of tiles: x in `x.0..x.1`, z in `z.0..z.1` (tile indices, upper bounds excluded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Tiles {
-    x: (usize, usize),
-    z: (usize, usize),
+pub(super) struct Tiles {
+    /// Columns `x.0..x.1`.
+    pub(super) x: (usize, usize),
+    /// Rows `z.0..z.1`.
+    pub(super) z: (usize, usize),
 }
 
 impl Tiles {
-    fn count(self) -> usize {
+    /// The tiles whose centres lie in the rectangle `min..=max` (world units).
+    pub(super) fn under(min: [f32; 2], max: [f32; 2]) -> Tiles {
+        Tiles {
+            x: tile_span(min[0], max[0]),
+            z: tile_span(min[1], max[1]),
+        }
+    }
+
+    /// How many tiles.
+    pub(super) fn count(self) -> usize {
         self.x.1.saturating_sub(self.x.0) * self.z.1.saturating_sub(self.z.0)
     }
 
@@ -72,10 +83,94 @@ struct Placed {
 }
 
 /// A cell to append: its record, whether it is open, the tiles it holds.
-struct Appended {
+pub(super) struct Appended {
     cell: CellQuad,
     open: bool,
     tiles: Tiles,
+}
+
+/// The tiles of a rectangle of tiles that a taker does not hold yet: who holds them, and their
+/// kinds.
+pub(super) struct Survey {
+    /// Each tile's cell as the edges see it ([`tile_cells`]).
+    pub(super) owner: Vec<Option<usize>>,
+    /// The cells that hold taken tiles (the taker left out).
+    pub(super) from: BTreeSet<usize>,
+    /// How many taken tiles there are (the taker's own left out).
+    pub(super) tiles: usize,
+    /// The first open and the first blocked taken tile, and how many of each.
+    pub(super) open: (Option<usize>, usize),
+    /// See `open`.
+    pub(super) blocked: (Option<usize>, usize),
+}
+
+/// Surveys the tiles of `taken` that `taker` (a cell of the file, or `None` for a new cell)
+/// does not hold: modern tiles are of their `Blocked` flag's kind, legacy ones of the kind of
+/// the cell whose rectangle holds them.
+pub(super) fn survey(m: &NavMeshTerrain, taken: Tiles, taker: Option<usize>) -> Survey {
+    let owner = tile_cells(m, &cells_of_tiles(&m.cells));
+    let open = usize::try_from(m.open_cell_count)
+        .unwrap_or(usize::MAX)
+        .min(m.cells.len());
+    let mut s = Survey {
+        owner: Vec::new(),
+        from: BTreeSet::new(),
+        tiles: 0,
+        open: (None, 0),
+        blocked: (None, 0),
+    };
+    for z in taken.z.0..taken.z.1 {
+        for x in taken.x.0..taken.x.1 {
+            let i = z * TILES_PER_SIDE + x;
+            let c = owner.get(i).copied().flatten();
+            if c.is_some() && c == taker {
+                continue;
+            }
+            s.tiles += 1;
+            s.from.extend(c);
+            let blocked = match &m.tile_map {
+                TileMap::Modern(tiles) => tiles.get(i).map(|t| t.flags & TileFlag::BLOCKED != 0),
+                TileMap::Legacy(_) => c.map(|c| c >= open),
+            };
+            let kind = match blocked {
+                Some(true) => &mut s.blocked,
+                Some(false) => &mut s.open,
+                None => continue,
+            };
+            kind.0.get_or_insert(i);
+            kind.1 += 1;
+        }
+    }
+    s.owner = owner;
+    s
+}
+
+/// The objects of the cells in `from` added to `own` (in order, each once), refused past the
+/// most a cell can list.
+pub(super) fn objects_of(
+    m: &NavMeshTerrain,
+    own: &[u16],
+    from: &BTreeSet<usize>,
+    at: &str,
+) -> Result<Vec<u16>> {
+    let mut objects: Vec<u16> = own.to_vec();
+    let theirs: BTreeSet<u16> = from
+        .iter()
+        .filter_map(|&c| m.cells.get(c))
+        .flat_map(|c| c.object_indices.iter().copied())
+        .collect();
+    objects.extend(theirs.into_iter().filter(|o| !own.contains(o)));
+    if objects.len() > MAX_CELL_OBJECTS {
+        return Err(refuse(
+            at,
+            format_args!(
+                "the cells it takes tiles from list {} objects, more than the {MAX_CELL_OBJECTS} \
+                 a cell can: make it smaller",
+                objects.len()
+            ),
+        ));
+    }
+    Ok(objects)
 }
 
 /// Adds the cell `face` draws (see the module docs); one line per change.
@@ -92,10 +187,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
             ),
         ));
     }
-    let taken = Tiles {
-        x: tile_span(min[0], max[0]),
-        z: tile_span(min[1], max[1]),
-    };
+    let taken = Tiles::under(min, max);
     if taken.count() == 0 {
         return Err(refuse(
             at,
@@ -107,31 +199,8 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
             ),
         ));
     }
-    let owner = tile_cells(m, &cells_of_tiles(&m.cells));
-    let cells = m.cells.len();
-    let open = usize::try_from(m.open_cell_count)
-        .unwrap_or(usize::MAX)
-        .min(cells);
-
-    // The taken tiles' kinds and cells.
-    let (mut open_tiles, mut blocked_tiles) = (0usize, 0usize);
-    let mut from: BTreeSet<usize> = BTreeSet::new();
-    for z in taken.z.0..taken.z.1 {
-        for x in taken.x.0..taken.x.1 {
-            let i = z * TILES_PER_SIDE + x;
-            let c = owner.get(i).copied().flatten();
-            from.extend(c);
-            let blocked = match &m.tile_map {
-                TileMap::Modern(tiles) => tiles.get(i).map(|t| t.flags & TileFlag::BLOCKED != 0),
-                TileMap::Legacy(_) => c.map(|c| c >= open),
-            };
-            match blocked {
-                Some(true) => blocked_tiles += 1,
-                Some(false) => open_tiles += 1,
-                None => {}
-            }
-        }
-    }
+    let s = survey(m, taken, None);
+    let (open_tiles, blocked_tiles) = (s.open.1, s.blocked.1);
     if open_tiles > 0 && blocked_tiles > 0 {
         return Err(refuse(
             at,
@@ -142,11 +211,100 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
         ));
     }
     let new_open = blocked_tiles == 0;
+    let (tmin, tmax) = taken.world();
+    let objects = objects_of(m, &[], &s.from, at)?;
+    let new_cell = Appended {
+        cell: CellQuad {
+            min: tmin.map(RawF32::new),
+            max: tmax.map(RawF32::new),
+            object_indices: objects,
+        },
+        open: new_open,
+        tiles: taken,
+    };
+    let done = cut(m, at, "the new cell", taken, &s, Some(new_cell))?;
+    let new_index = done.appended.first().copied().unwrap_or(m.cells.len());
 
+    // The lines, naming cells by their index before this face.
+    let mut line = format!(
+        "cells[{new_index}]: new {} cell (x {}..{}, z {}..{}) from {at}, took {} tiles from {}",
+        if new_open { "open" } else { "blocked" },
+        tmin[0],
+        tmax[0],
+        tmin[1],
+        tmax[1],
+        taken.count(),
+        show_cells(&s.from)
+    );
+    let snapped = min
+        .iter()
+        .zip(&tmin)
+        .chain(max.iter().zip(&tmax))
+        .any(|(a, b)| (a - b).abs() > tol);
+    if snapped {
+        line.push_str(&format!(
+            "; the face (x {}..{}, z {}..{}) snapped to the tiles whose centres it holds",
+            min[0], max[0], min[1], max[1]
+        ));
+    }
+    let off = face
+        .positions
+        .iter()
+        .map(|p| (p[1] - ground(m, p[0], p[2])).abs())
+        .fold(0.0f32, f32::max);
+    if off > tol {
+        line.push_str(&format!(
+            "; its corners' heights are the height map's, not the face's y (off by up to {off})"
+        ));
+    }
+    out.push(line);
+    out.extend(done.lines);
+    Ok(())
+}
+
+/// `no cell`, `cell 4`, `cells 4, 9`.
+pub(super) fn show_cells(cells: &BTreeSet<usize>) -> String {
+    let list: Vec<String> = cells.iter().map(usize::to_string).collect();
+    match list.len() {
+        0 => "no cell".to_string(),
+        1 => format!("cell {}", list.join("")),
+        _ => format!("cells {}", list.join(", ")),
+    }
+}
+
+/// What [`cut`] did: every old cell's new index (`None` where it went), the appended cells'
+/// indices, and its lines (naming cells by their index before it).
+pub(super) struct Cut {
+    /// Old position to new, `None` for a cell that went.
+    pub(super) old: Vec<Option<usize>>,
+    /// Where each appended cell went, in the order given.
+    pub(super) appended: Vec<usize>,
+    /// One line per change.
+    pub(super) lines: Vec<String>,
+}
+
+/// Cuts the tiles of `taken` out of the cells that hold them (`s.from`, as `s` surveyed them):
+/// each keeps what is left of it (shrunk, split into pieces appended as new cells of its kind,
+/// or deleted), `new_cell` (if any) is appended first, open cells are kept first, every
+/// reference is renumbered and the open-cell count kept; the appended cells' tiles are
+/// rewritten. `by` names the taker in the lines (`the new cell`). Refused, changing nothing,
+/// where a cell cut holds tiles that make no rectangle.
+pub(super) fn cut(
+    m: &mut NavMeshTerrain,
+    at: &str,
+    by: &str,
+    taken: Tiles,
+    s: &Survey,
+    new_cell: Option<Appended>,
+) -> Result<Cut> {
+    let cells = m.cells.len();
+    let open = usize::try_from(m.open_cell_count)
+        .unwrap_or(usize::MAX)
+        .min(cells);
     // Each affected cell's tiles, as a rectangle.
     let mut footprint: BTreeMap<usize, (Tiles, usize)> = BTreeMap::new();
-    for (i, c) in owner.iter().enumerate() {
-        let Some(c) = c.filter(|c| from.contains(c)) else {
+    for (i, c) in s.owner.iter().enumerate() {
+        let Some(c) = c.filter(|c| s.from.contains(c)) else {
             continue;
         };
         let (x, z) = (i % TILES_PER_SIDE, i / TILES_PER_SIDE);
@@ -165,37 +323,13 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
         return Err(refuse(
             at,
             format_args!(
-                "cells[{c}], which the face takes tiles from, holds tiles that make no \
-                 rectangle: the face cannot cut it; mend the tile map first"
+                "cells[{c}], which it takes tiles from, holds tiles that make no rectangle: it \
+                 cannot be cut; mend the tile map first"
             ),
         ));
     }
 
-    // The new cell, then what is left of each cell it takes from.
-    let (tmin, tmax) = taken.world();
-    let mut objects: BTreeSet<u16> = BTreeSet::new();
-    for &c in &from {
-        objects.extend(m.cells.get(c).into_iter().flat_map(|c| &c.object_indices));
-    }
-    if objects.len() > MAX_CELL_OBJECTS {
-        return Err(refuse(
-            at,
-            format_args!(
-                "the cells it takes tiles from list {} objects, more than the {MAX_CELL_OBJECTS} \
-                 a cell can: draw a smaller face",
-                objects.len()
-            ),
-        ));
-    }
-    let mut appended = vec![Appended {
-        cell: CellQuad {
-            min: tmin.map(RawF32::new),
-            max: tmax.map(RawF32::new),
-            object_indices: objects.into_iter().collect(),
-        },
-        open: new_open,
-        tiles: taken,
-    }];
+    let mut appended: Vec<Appended> = new_cell.into_iter().collect();
     let mut gone: BTreeSet<usize> = BTreeSet::new();
     // Affected cell → (piece kept, appended indices of the other pieces).
     let mut kept: BTreeMap<usize, (Tiles, Vec<usize>)> = BTreeMap::new();
@@ -228,52 +362,13 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
         }
         kept.insert(c, (keep, rest));
     }
-
     let placed = place(cells, open, &gone, &appended);
-    let new_index = placed.appended.first().copied().unwrap_or(cells);
 
-    // The lines, naming cells by their index before this face.
-    let list: Vec<String> = from.iter().map(usize::to_string).collect();
-    let mut line = format!(
-        "cells[{new_index}]: new {} cell (x {}..{}, z {}..{}) from {at}, took {} tiles from {}",
-        if new_open { "open" } else { "blocked" },
-        tmin[0],
-        tmax[0],
-        tmin[1],
-        tmax[1],
-        taken.count(),
-        match list.len() {
-            0 => "no cell".to_string(),
-            1 => format!("cell {}", list.join("")),
-            _ => format!("cells {}", list.join(", ")),
-        }
-    );
-    let snapped = min
-        .iter()
-        .zip(&tmin)
-        .chain(max.iter().zip(&tmax))
-        .any(|(a, b)| (a - b).abs() > tol);
-    if snapped {
-        line.push_str(&format!(
-            "; the face (x {}..{}, z {}..{}) snapped to the tiles whose centres it holds",
-            min[0], max[0], min[1], max[1]
-        ));
-    }
-    let off = face
-        .positions
-        .iter()
-        .map(|p| (p[1] - ground(m, p[0], p[2])).abs())
-        .fold(0.0f32, f32::max);
-    if off > tol {
-        line.push_str(&format!(
-            "; its corners' heights are the height map's, not the face's y (off by up to {off})"
-        ));
-    }
-    out.push(line);
+    let mut lines = Vec::new();
     for &c in &gone {
         if let Some(cell) = m.cells.get(c) {
-            out.push(format!(
-                "cells[{c}]: wholly inside the new cell, deleted ({})",
+            lines.push(format!(
+                "cells[{c}]: wholly inside {by}, deleted ({})",
                 show_rectangle(cell)
             ));
         }
@@ -299,7 +394,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
                 names.join(", ")
             ));
         }
-        out.push(line);
+        lines.push(line);
     }
 
     // The new list, every reference renumbered, the tiles that changed cell rewritten.
@@ -310,7 +405,7 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
         .filter(|(i, n)| n.is_some_and(|n| n != *i))
         .count();
     if moved > 0 {
-        out.push(format!(
+        lines.push(format!(
             "cells: {moved} cells renumbered (open cells come first, new ones after them)"
         ));
     }
@@ -340,29 +435,36 @@ fn add_cell(m: &mut NavMeshTerrain, face: &Drawn, out: &mut Vec<String>) -> Resu
         + appended.iter().filter(|a| a.open).count();
     if let Ok(open_now) = u32::try_from(open_now) {
         if open_now != m.open_cell_count {
-            out.push(format!(
+            lines.push(format!(
                 "open_cell_count: {open_now} (was {})",
                 m.open_cell_count
             ));
             m.open_cell_count = open_now;
         }
     }
-    if let TileMap::Modern(tiles) = &mut m.tile_map {
-        for (a, &n) in appended.iter().zip(&placed.appended) {
-            let Ok(n) = i32::try_from(n) else {
-                continue;
-            };
-            for z in a.tiles.z.0..a.tiles.z.1 {
-                for x in a.tiles.x.0..a.tiles.x.1 {
-                    if let Some(t) = tiles.get_mut(z * TILES_PER_SIDE + x) {
-                        t.cell_index = n;
-                    }
-                }
+    for (a, &n) in appended.iter().zip(&placed.appended) {
+        set_tiles(m, a.tiles, n);
+    }
+    debug_assert_eq!(m.tile_map.len(), TILE_COUNT);
+    Ok(Cut {
+        old: placed.old,
+        appended: placed.appended,
+        lines,
+    })
+}
+
+/// Makes every modern tile of `tiles` name cell `n` (legacy tiles name none).
+pub(super) fn set_tiles(m: &mut NavMeshTerrain, tiles: Tiles, n: usize) {
+    let (TileMap::Modern(map), Ok(n)) = (&mut m.tile_map, i32::try_from(n)) else {
+        return;
+    };
+    for z in tiles.z.0..tiles.z.1 {
+        for x in tiles.x.0..tiles.x.1 {
+            if let Some(t) = map.get_mut(z * TILES_PER_SIDE + x) {
+                t.cell_index = n;
             }
         }
     }
-    debug_assert_eq!(m.tile_map.len(), TILE_COUNT);
-    Ok(())
 }
 
 /// What is left of the tiles `f` once `t` is taken: the rows below and above `t` across the

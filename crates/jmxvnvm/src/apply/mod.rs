@@ -4,10 +4,24 @@
 //! ([`VertexIdentity::Corners`]), in the order `(min.x, max.z)`, `(max.x, max.z)`,
 //! `(max.x, min.z)`, `(min.x, min.z)`, with heights from the height map. So:
 //!
-//! - **moved corners across the ground** (x, z) move the cell's sides: a cell stays an
-//!   axis-aligned rectangle, so both corners of a side must move together (else the edit is
-//!   refused, saying so); the tile map and edges that derive from the cells are then brought up
-//!   to date by [`crate::fix()`] where validate finds them broken;
+//! - **moved corners across the ground** (x, z) move the cell's sides (`apply/side.rs`): a cell
+//!   stays an axis-aligned rectangle, so both corners of a side must move together (else the
+//!   edit is refused, saying so), and two moved cells may not come to hold one tile centre. The
+//!   rectangle is the moved corners' (not snapped to the tile grid), and the tiles follow it:
+//!   first every moved cell lets go of the tiles whose centres its new rectangle leaves out (so
+//!   that a neighbour moved with it can take them); then each takes the tiles whose centres its
+//!   new rectangle holds, exactly as an added cell does (below): the cells it cuts are shrunk,
+//!   split or deleted, and it lists their objects too. The tiles it grows over must all be of its
+//!   kind (a blocked tile under an open cell's moved side is refused, naming the cell and the
+//!   tile). The tiles let go of and taken by no moved cell go to the cell whose rectangle holds
+//!   their centre, else, no rectangle holding them (a cell moved inward alone leaves a hole), to
+//!   the nearest cell of their kind as [`crate::fix()`] gives a deleted cell's tiles: the tile
+//!   map must name a cell for every tile, and the nearest one of the tile's kind is the one the
+//!   game's lookup is least wrong with (the hole is left, as a deleted cell leaves one; only
+//!   another cell's side or an added cell closes it). The edges are recomputed as after an
+//!   addition.
+//!   Lines: the new rectangle, the tiles let go of, the tiles taken and the cells cut, then
+//!   fix's. Heights are untouched by a move across the ground;
 //! - **moved corners up or down** (y) set the height-map vertex under the corner, which must lie
 //!   on the 20-unit grid of the height map (cell corners do); the cells that share that vertex
 //!   follow, as they do in the game;
@@ -35,7 +49,8 @@
 //!   global edge cut in pieces keeps the neighbour side it had). A legacy file (no tile map) is
 //!   treated alike, tiles belonging to the cell whose rectangle holds them and being of its kind.
 //!
-//! Deletions are applied first (and fixed), then additions, in the edited mesh's order, each
+//! Moved sides are applied first (renumbering the cells they cut; a deleted face names its cell
+//! as it became), then deletions (and fixed), then additions, in the edited mesh's order, each
 //! seeing the cells the ones before it made; the lines of an addition name the cells by their
 //! index before it. Neighbour regions' global edges name this region's cells by index: a cell
 //! inserted among the open cells moves every blocked cell up by one, which those files do not
@@ -44,6 +59,7 @@
 mod add;
 mod face;
 mod shared;
+mod side;
 
 use std::collections::BTreeMap;
 
@@ -52,6 +68,7 @@ use nav_core::geometry::{Geometry, VertexIdentity};
 use nav_core::{RawF32, Result};
 
 use shared::{refuse, renumber};
+use side::Move;
 
 use crate::model::{HEIGHTS_PER_SIDE, NavMeshTerrain, TILE_SIZE};
 
@@ -74,6 +91,7 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
     }
     let mut out = Vec::new();
     let mut heights: BTreeMap<usize, f32> = BTreeMap::new();
+    let mut moves: Vec<Move> = Vec::new();
     for (&cell, moved) in &by_cell {
         let Some(c) = m.cells.get(cell) else {
             return Err(refuse(format_args!("cells[{cell}]"), "is not in the file"));
@@ -106,14 +124,11 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
             ));
         }
         if new_min != min || new_max != max {
-            if let Some(c) = m.cells.get_mut(cell) {
-                c.min = new_min.map(RawF32::new);
-                c.max = new_max.map(RawF32::new);
-            }
-            out.push(format!(
-                "cells[{cell}]: now ({}, {})..({}, {}) (was ({}, {})..({}, {}))",
-                new_min[0], new_min[1], new_max[0], new_max[1], min[0], min[1], max[0], max[1]
-            ));
+            moves.push(Move {
+                cell,
+                min: new_min,
+                max: new_max,
+            });
         }
         for (k, p) in moved.iter().enumerate() {
             let (Some(p), Some(old)) = (p, original_corner(original, cell, k)) else {
@@ -138,13 +153,14 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
             }
         }
     }
+    let went = side::move_sides(m, &moves, &mut out)?;
     for (h, y) in heights {
         if let Some(slot) = m.height_map.get_mut(h) {
             out.push(format!("height_map[{h}]: {y} (was {})", slot.get()));
             *slot = RawF32::new(y);
         }
     }
-    let mut deleted = edit
+    let deleted = edit
         .deleted
         .iter()
         .map(|&p| {
@@ -156,6 +172,12 @@ pub fn apply(m: &mut NavMeshTerrain, original: &Geometry, edit: &MeshEdit) -> Re
                 .ok_or_else(|| refuse("apply", format_args!("polygon {p} names no cell")))
         })
         .collect::<Result<Vec<usize>>>()?;
+    // A moved side may have deleted or renumbered cells: delete what each deleted face's cell
+    // became (nothing where it went).
+    let mut deleted: Vec<usize> = deleted
+        .into_iter()
+        .filter_map(|c| went.get(c).copied().unwrap_or(Some(c)))
+        .collect();
     deleted.sort_unstable();
     deleted.dedup();
     delete_cells(m, &deleted, &mut out);

@@ -35,3 +35,17 @@ pub fn real_nvm_files(test: &str) -> Vec<PathBuf> {
     }
     files
 }
+
+/// The repository's Silkroad samples (`samples/silkroad/*.nvm`, made by the builder), sorted.
+// Test code: a panic is a failed test.
+#[allow(clippy::unwrap_used)]
+pub fn samples() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/silkroad");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "nvm"))
+        .collect();
+    files.sort();
+    files
+}
