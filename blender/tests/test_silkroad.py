@@ -1,8 +1,9 @@
 """Silkroad regions edited in Blender: one side of a cell moved (both its corners), a face
 deleted and a rectangle added (4 new vertices, 1 face), written back with the add-on's export
-and, the same edit, through Blender's own glTF export (default settings: triangles) and
-`navkit apply` (the moved side through glTF is a known failure of the matcher, marked xfail;
-the deletion and the rectangle are checked through glTF without it). Either way the region validates, `navkit diff` shows the edit, the new
+and, the same edit, through Blender's own glTF export (default settings: triangles, so the moved
+cell comes back as a triangle with two unmoved corners and one with a single unmoved corner,
+which completes it) and `navkit apply`; the deletion and the rectangle also through glTF alone.
+Either way the region validates, `navkit diff` shows the edit, the new
 rectangle's centre locates a cell with that rectangle, and every cell the edit did not touch
 keeps its rectangle. On the repository's samples: no public .nvm file exists."""
 
@@ -145,13 +146,6 @@ def test_a_deletion_and_a_rectangle_through_blenders_gltf(scene, addon, path, tm
     through_gltf(addon, path, tmp_path, move=False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="a side moved in a triangulated cell leaves one of its two triangles with a single "
-    "unmoved corner, which the matcher (nav-core edit/matching.rs) does not take as the cell's: "
-    "'polygon 1 (record 1) (4 corners) is only partly made by faces[3]'",
-)
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_the_same_edit_with_a_moved_side_through_blenders_gltf(scene, addon, path, tmp_path):
     through_gltf(addon, path, tmp_path, move=True)

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::completion::{self, Clash};
 use super::{
     AddedFace, AttributeChange, Corner, EditedMesh, MatchError, MatchOptions, MeshEdit, show_point,
 };
@@ -86,6 +87,22 @@ pub fn match_mesh(
         assigned[f] = Some(chosen);
         push_piece(&mut pieces, chosen, f);
     }
+    let sizes: Vec<usize> = (original.polygons.iter().zip(&m.visible))
+        .map(|(q, &shows)| if shows { q.vertices.len() } else { 0 })
+        .collect();
+    let completed = completion::complete(&faces, &sizes, &mut assigned, &mut pieces).map_err(
+        |Clash {
+             face,
+             polygons: [p, q],
+         }| {
+            MatchError(format!(
+                "faces[{face}] could complete {} or {}, which other faces only partly make: move \
+                 its corners back where they were, or delete the faces of one of them",
+                m.describe(p),
+                m.describe(q)
+            ))
+        },
+    )?;
 
     let mut claims = Claims::default();
     let mut deleted = Vec::new();
@@ -100,7 +117,8 @@ pub fn match_mesh(
             continue;
         }
         let outline = m.outline(pi, mine, &faces)?;
-        m.align(pi, &poly.vertices, &outline, &mut claims)?;
+        let strict = completed.binary_search(&pi).is_ok();
+        m.align(pi, &poly.vertices, &outline, &mut claims, strict)?;
     }
     let moved = claims.moved(&m)?;
     let added = m.added(&faces, &assigned, &claims, &moved);
@@ -581,13 +599,15 @@ impl Matcher<'_> {
     }
 
     /// Lines up polygon `p`'s corners with its edited outline and records which vertices
-    /// stayed and which moved where.
+    /// stayed and which moved where. `strict` (a polygon completed by faces with fewer than two
+    /// unmoved corners) refuses an outline corner at one of `p`'s vertices lined up with another.
     fn align(
         &self,
         p: u32,
         slots: &[u32],
         outline: &[u32],
         claims: &mut Claims,
+        strict: bool,
     ) -> Result<(), MatchError> {
         let n = slots.len();
         if outline.len() != n {
@@ -616,6 +636,14 @@ impl Matcher<'_> {
         };
         for (i, &v) in slots.iter().enumerate() {
             let w = at(*r, i);
+            let astray = |u: &&u32| **u != v && self.same(w, **u);
+            if let (true, false, Some(u)) = (strict, self.same(w, v), slots.iter().find(astray)) {
+                return Err(MatchError(format!(
+                    "the faces of {} run through its corners out of their order (vertex {u} \
+                     where vertex {v} should be): restore the faces, or delete them all",
+                    self.describe(p)
+                )));
+            }
             if self.same(w, v) {
                 claims.kept.entry(v).or_insert(p);
                 continue;

@@ -22,7 +22,13 @@
 //!    quad runs through three of its four corners). Where two polygons fit equally, the one
 //!    that is already covered by other faces is not a candidate; polygons with their corners
 //!    at the same places (duplicates in one file, or a navmesh and its copy in a plugin) take
-//!    their faces in order; anything else is refused.
+//!    their faces in order; anything else is refused. A face with fewer than two corners
+//!    unmoved (a triangle of a quad whose side moved: one corner, or none inside a fan with
+//!    several moved corners) then goes to the one polygon, partly made by the faces so far,
+//!    whose faces share an edge (two welded vertices) with it, round after round until none is
+//!    left; the polygon it completes is checked as any other (rule 3), and every corner of its
+//!    outline at one of the polygon's vertices must be that vertex, in its place. A face that
+//!    shares edges with two partly made polygons is refused, naming both.
 //! 3. **Polygons.** The faces of one original polygon must together make it again (the pieces
 //!    of a triangulation, or the polygon itself): their outline is the polygon's edited cycle
 //!    of corners. A corner that is not where the original vertex was is that vertex, moved. A
@@ -35,7 +41,7 @@
 //!
 //! What cannot be told apart is refused with a message saying what to do, never guessed: a
 //! vertex kept in one face and moved in another (the edit split it), a polygon only partly
-//! covered by faces, a face that fits two polygons equally.
+//! covered by faces, a face that fits two polygons equally or could complete two.
 //!
 //! # Graphs
 //!
@@ -46,6 +52,7 @@
 //! with a pointer to the JSON, since they re-index every link.
 
 mod apply;
+mod completion;
 mod graph;
 #[cfg(test)]
 mod graph_tests;

@@ -308,3 +308,116 @@ fn each_vertex_matches_within_its_own_tolerance() {
     mesh.vertices[6] = [2.0e5 + 1.0, 1.01, 0.0];
     assert!(matched(&g, &mesh).is_empty());
 }
+
+/// The grid's mesh with `moves` applied to every copy of the vertices they name.
+fn moved(g: &Geometry, mut mesh: EditedMesh, moves: &[(u32, [f32; 3])]) -> EditedMesh {
+    for v in &mut mesh.vertices {
+        if let Some((_, to)) = moves.iter().find(|(w, _)| g.vertices[*w as usize] == *v) {
+            *v = *to;
+        }
+    }
+    mesh
+}
+
+#[test]
+fn a_side_moved_in_a_fanned_quad_keeps_the_quad() {
+    let g = grid(VertexIdentity::Shared);
+    // The right side of quad 1 (vertices 2 and 5), in from the grid's edge; vertex 5 is also
+    // quad 3's. From every fan corner, one of quad 1's triangles keeps only one corner.
+    let side = [(2, [1016.0, 2001.0, 7.125]), (5, [1017.0, 2011.0, 8.0])];
+    // The side quads 0 and 1 share (vertices 1 and 4, 4 also in quads 2 and 3).
+    let shared = [(1, [1011.0, 1999.0, 7.125]), (4, [1012.0, 2012.0, 7.5])];
+    for moves in [&side[..], &shared[..]] {
+        for start in 0..4 {
+            let mesh = moved(&g, as_split_triangles(&g, start), moves);
+            let edit = matched(&g, &mesh);
+            assert_eq!(edit.moved, moves, "fan from corner {start}");
+            assert!(edit.deleted.is_empty(), "fan from corner {start}");
+            assert!(edit.added.is_empty() && edit.new_vertices.is_empty());
+        }
+    }
+}
+
+/// A pentagon of shared vertices (0 to 4, counter-clockwise) and a quad on its side 0–4.
+fn pentagon() -> Geometry {
+    let mut g = Geometry::new(UpAxis::Z);
+    g.vertex_identity = VertexIdentity::Shared;
+    for p in [
+        [0.0, 0.0, 1.0],
+        [10.0, 0.0, 1.0],
+        [13.0, 8.0, 1.0],
+        [5.0, 14.0, 1.0],
+        [-3.0, 8.0, 1.0],
+        [-13.0, 8.0, 1.0],
+        [-10.0, 0.0, 1.0],
+    ] {
+        g.vertex(p);
+    }
+    let kind = g.kind("walk");
+    for (index, vertices) in [(0, vec![0, 1, 2, 3, 4]), (1, vec![0, 4, 5, 6])] {
+        g.polygons.push(Polygon {
+            vertices: vertices.into(),
+            kind,
+            record: Some(Record {
+                part: 0,
+                index,
+                id: None,
+            }),
+            ..Polygon::default()
+        });
+    }
+    g
+}
+
+#[test]
+fn a_fanned_pentagon_with_several_moved_corners_is_kept() {
+    let g = pentagon();
+    let two = [(1, [11.0, -1.0, 1.0]), (2, [14.0, 9.0, 2.0])];
+    // Three in a row: from corner 2 the fan has a triangle with no unmoved corner at all, which
+    // joins once its neighbour has.
+    let three = [
+        (1, [11.0, -1.0, 1.0]),
+        (2, [14.0, 9.0, 2.0]),
+        (3, [5.0, 15.0, 1.0]),
+    ];
+    for moves in [&two[..], &three[..]] {
+        for start in 0..5 {
+            let mesh = moved(&g, as_split_triangles(&g, start), moves);
+            let edit = matched(&g, &mesh);
+            assert_eq!(edit.moved, moves, "fan from corner {start}");
+            assert!(edit.deleted.is_empty() && edit.added.is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_face_that_could_complete_two_polygons_is_refused() {
+    let g = grid(VertexIdentity::Shared);
+    let (one, two) = ([1011.0, 1999.0, 7.125], [1021.0, 1999.0, 7.125]);
+    let v = |i: usize| g.vertices[i];
+    let mut mesh = EditedMesh::default();
+    // Quad 0 keeps one triangle (1', 4, 3) of two; quad 1 has (4, 2', 5) and (4, 1', 2'), the
+    // latter touching quad 0's triangle along 1'–4 as well.
+    for face in [[one, v(4), v(3)], [v(4), two, v(5)], [v(4), one, two]] {
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices.extend(face);
+        mesh.faces.push(vec![base, base + 1, base + 2]);
+    }
+    for q in &g.polygons[2..] {
+        let base = mesh.vertices.len() as u32;
+        mesh.vertices
+            .extend(q.vertices.iter().map(|&w| g.vertices[w as usize]));
+        mesh.faces.push((base..base + 4).collect());
+    }
+    let err = match_mesh(&g, &mesh, &MatchOptions::default()).unwrap_err();
+    assert!(err.0.contains("faces[2] could complete"), "{err}");
+    assert!(
+        err.0.contains("record 0") && err.0.contains("record 1"),
+        "{err}"
+    );
+    // Without quad 0's triangle, the face completes quad 1 alone.
+    mesh.faces.remove(0);
+    let edit = matched(&g, &mesh);
+    assert_eq!(edit.moved, vec![(1, one), (2, two)]);
+    assert_eq!(edit.deleted, vec![0]);
+}
