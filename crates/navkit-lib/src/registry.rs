@@ -90,9 +90,8 @@ pub trait AnyFormat: Send + Sync {
     /// The owned model as a compact serde tree, for [`crate::diff::diff`].
     fn model_tree(&self, bytes: &[u8]) -> Result<crate::diff::Tree, Error>;
     /// The owned model in its flat form, for `navkit diff` ([`crate::diff::diff_flat`]):
-    /// numbered as `previous` when given ([`crate::diff::Flat::next`]), else with room for
-    /// twice the file's bytes ([`crate::diff::Flat::with_room`]). Only the flat outlives the
-    /// call.
+    /// numbered as `previous` when given ([`crate::diff::Flat::next`]), else with the room
+    /// [`crate::diff::Flat::room_for`] gives for the file. Only the flat outlives the call.
     fn model_flat(
         &self,
         bytes: &[u8],
@@ -230,7 +229,7 @@ where
         bytes: &[u8],
         previous: Option<&crate::diff::Flat>,
     ) -> Result<crate::diff::Flat, Error> {
-        let room = bytes.len().saturating_mul(2);
+        let room = crate::diff::Flat::room_for(bytes.len());
         self.open(bytes)?.model_flat(previous, room)
     }
 
@@ -361,8 +360,8 @@ pub trait Opened: Send + Sync {
     fn model_tree(&self) -> Result<crate::diff::Tree, Error>;
     /// The model in its flat form, for [`crate::diff::diff_flat`]: numbered as `previous` when
     /// given ([`crate::diff::Flat::next`]), else into a buffer with room for `room` bytes
-    /// ([`crate::diff::Flat::with_room`]: twice the file's size spares copies as it grows; 0
-    /// lets it grow).
+    /// ([`crate::diff::Flat::with_room`]; [`crate::diff::Flat::room_for`] the file spares
+    /// copies as it grows; 0 lets it grow).
     fn model_flat(
         &self,
         previous: Option<&crate::diff::Flat>,

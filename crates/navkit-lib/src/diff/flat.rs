@@ -58,6 +58,12 @@ impl Flat {
         Encoder::with_capacity(Names::default(), room).encode(value)
     }
 
+    /// The room [`Flat::with_room`] should have for the model of a file of `file_bytes` bytes:
+    /// twice them (the flat of a Source map is about 1.75× its file).
+    pub fn room_for(file_bytes: usize) -> usize {
+        file_bytes.saturating_mul(2)
+    }
+
     /// The flat form of `value`, numbering names as `self` does, so that comparing the two is
     /// one comparison of bytes where they are equal: the way to serialise the second model of a
     /// pair (flats numbered apart are still compared correctly, after renumbering one).

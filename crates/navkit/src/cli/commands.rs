@@ -307,8 +307,8 @@ pub(super) fn diff(
         let format = detect_or_fail(forced, path, &bytes).map_err(trouble)?;
         let unreadable = |e| Failure::Usage(format!("{}: {e}", path.display()));
         let model = format.open(&bytes).map_err(unreadable)?;
-        // Room for twice the file: the flat need not be copied as it grows.
-        let room = bytes.len().saturating_mul(2);
+        // Room for all of it: the flat need not be copied as it grows.
+        let room = crate::diff::Flat::room_for(bytes.len());
         drop(bytes);
         let flat = model.model_flat(None, room).map_err(unreadable)?;
         Ok((format, flat))
